@@ -1,0 +1,10 @@
+# Fails when any public header uses the word `virtual`: the library promises no virtual dispatch.
+file(GLOB_RECURSE headers "${INCLUDE_DIR}/*.hpp")
+foreach(header IN LISTS headers)
+    file(STRINGS "${header}" hits REGEX "(^|[^A-Za-z0-9_])virtual([^A-Za-z0-9_]|$)")
+    if(hits)
+        message(FATAL_ERROR "${header} contains 'virtual': ${hits}")
+    endif()
+endforeach()
+list(LENGTH headers count)
+message(STATUS "checked ${count} headers: no 'virtual'")
