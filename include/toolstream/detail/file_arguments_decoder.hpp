@@ -1,0 +1,193 @@
+// Streams the decoded body of a native write_file/patch_file call out of its JSON arguments,
+// whatever the fragmentation, with Boost.JSON's basic_parser doing all unescaping.
+#pragma once
+
+#include <toolstream/error.hpp>
+
+#include <boost/json/basic_parser_impl.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace toolstream::detail {
+
+/// Where decoded pieces go. A function pointer and a context keep the decoder independent of
+/// the writer type without a virtual call.
+struct file_argument_callbacks {
+    void* context = nullptr;
+    void (*on_body)(void* context, std::string_view decoded_piece) = nullptr;
+    void (*on_path)(void* context, std::string_view path) = nullptr;
+};
+
+/// Decodes `{"path": "...", "<body_key>": "..."}` (keys in any order, other keys ignored):
+/// each decoded piece of the body string is reported as it arrives (escapes such as `\uD83D\uDE00`
+/// split across fragments included); the path is reported once, when its string closes.
+class file_arguments_decoder {
+public:
+    /// Boost 1.81 #876: a write suspended inside `\uXXXX` followed by 4 KiB or more overflows
+    /// a stack buffer, so fragments are fed in slices no larger than this.
+    static constexpr std::size_t max_write = 2048;
+
+    explicit file_arguments_decoder(std::string_view body_key, std::size_t max_depth = 64)
+        : parser_(make_options(max_depth), body_key)
+    {
+    }
+
+    file_arguments_decoder(const file_arguments_decoder&) = delete;
+    file_arguments_decoder& operator=(const file_arguments_decoder&) = delete;
+
+    /// Feeds one fragment. After an error every later call returns the same error.
+    error_code write(std::string_view fragment, const file_argument_callbacks& cb)
+    {
+        if (failed_)
+            return failed_;
+        parser_.handler().cb = &cb;
+        while (!fragment.empty()) {
+            if (parser_.done()) {
+                // Only whitespace may follow the closing brace.
+                if (fragment.find_first_not_of(" \t\r\n") != std::string_view::npos)
+                    failed_ = boost::json::error::extra_data;
+                break;
+            }
+            const std::size_t n = std::min(max_write, fragment.size());
+            error_code ec;
+            const std::size_t used = parser_.write_some(true, fragment.data(), n, ec);
+            if (ec) {
+                failed_ = ec;
+                break;
+            }
+            fragment.remove_prefix(used);
+        }
+        parser_.handler().cb = nullptr;
+        return failed_;
+    }
+
+    /// True once the whole arguments object has been read.
+    bool done() const noexcept { return parser_.done(); }
+    error_code error() const noexcept { return failed_; }
+
+private:
+    // The basic_parser handler: tracks only the top-level key whose value is being read.
+    struct events {
+        static constexpr std::size_t max_array_size = static_cast<std::size_t>(-1);
+        static constexpr std::size_t max_object_size = static_cast<std::size_t>(-1);
+        static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);
+        static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);
+
+        enum class field : std::uint8_t { other, path, body };
+
+        explicit events(std::string_view body) : body_key(body) {}
+
+        std::string_view body_key;
+        const file_argument_callbacks* cb = nullptr;
+        std::size_t depth = 0;
+        std::string key;    // the top-level key being read, capped: long keys match nothing
+        field current = field::other;
+        std::string path;
+        bool path_seen = false;
+
+        bool on_document_begin(error_code&) { return true; }
+        bool on_document_end(error_code&) { return true; }
+        bool on_object_begin(error_code&)
+        {
+            ++depth;
+            return true;
+        }
+        bool on_object_end(std::size_t, error_code&) { return close(); }
+        bool on_array_begin(error_code& ec)
+        {
+            if (depth == 0) {   // the arguments must be an object
+                ec = error::invalid_arguments;
+                return false;
+            }
+            ++depth;
+            return true;
+        }
+        bool on_array_end(std::size_t, error_code&) { return close(); }
+        bool on_key_part(std::string_view s, std::size_t, error_code&)
+        {
+            append_key(s);
+            return true;
+        }
+        bool on_key(std::string_view s, std::size_t, error_code&)
+        {
+            append_key(s);
+            if (depth == 1) {
+                current = key == "path" ? field::path : key == body_key ? field::body : field::other;
+                key.clear();
+            }
+            return true;
+        }
+        bool on_string_part(std::string_view s, std::size_t, error_code& ec) { return string_piece(s, ec); }
+        bool on_string(std::string_view s, std::size_t, error_code& ec)
+        {
+            if (!string_piece(s, ec))
+                return false;
+            if (depth == 1 && current == field::path && !path_seen) {
+                path_seen = true;
+                cb->on_path(cb->context, path);
+            }
+            return scalar(ec);
+        }
+        bool on_number_part(std::string_view, error_code&) { return true; }
+        bool on_int64(std::int64_t, std::string_view, error_code& ec) { return scalar(ec); }
+        bool on_uint64(std::uint64_t, std::string_view, error_code& ec) { return scalar(ec); }
+        bool on_double(double, std::string_view, error_code& ec) { return scalar(ec); }
+        bool on_bool(bool, error_code& ec) { return scalar(ec); }
+        bool on_null(error_code& ec) { return scalar(ec); }
+        bool on_comment_part(std::string_view, error_code&) { return true; }
+        bool on_comment(std::string_view, error_code&) { return true; }
+
+        void append_key(std::string_view s)
+        {
+            if (depth == 1 && key.size() <= 16)
+                key.append(s.substr(0, 17 - key.size()));
+        }
+        bool string_piece(std::string_view s, error_code& ec)
+        {
+            if (depth == 0) {   // a bare string is not an arguments object
+                ec = error::invalid_arguments;
+                return false;
+            }
+            if (depth == 1 && current == field::body && !s.empty())
+                cb->on_body(cb->context, s);
+            else if (depth == 1 && current == field::path && !path_seen)
+                path.append(s);
+            return true;
+        }
+        bool scalar(error_code& ec)
+        {
+            if (depth == 0) {
+                ec = error::invalid_arguments;
+                return false;
+            }
+            if (depth == 1)
+                current = field::other;
+            return true;
+        }
+        bool close()
+        {
+            --depth;
+            if (depth == 1)
+                current = field::other;
+            return true;
+        }
+    };
+
+    static boost::json::parse_options make_options(std::size_t max_depth)
+    {
+        boost::json::parse_options opt;
+        opt.max_depth = max_depth;
+        return opt;
+    }
+
+    // Boost 1.81 #814: basic_parser must not be the first member, or a caller buffer ending
+    // exactly at this object's address is mistaken for the parser's sentinel.
+    error_code failed_;
+    boost::json::basic_parser<events> parser_;
+};
+
+} // namespace toolstream::detail

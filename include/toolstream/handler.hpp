@@ -1,0 +1,93 @@
+// handler<Policy, Sink>: chunks in, segment events and tool invocations out.
+#pragma once
+
+#include <toolstream/concepts.hpp>
+#include <toolstream/error.hpp>
+#include <toolstream/invocation_adapter.hpp>
+#include <toolstream/segment_writer.hpp>
+#include <toolstream/sinks.hpp>
+#include <toolstream/tool_invocation.hpp>
+#include <toolstream/types.hpp>
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace toolstream {
+
+struct handler_options {
+    /// Put before every generated segment id (`seg_N`), e.g. a per-turn `"turn_3f2a:"`.
+    /// Native tool calls keep the provider's call id as is.
+    std::string segment_id_prefix;
+};
+
+/// Feeds one response stream through `Policy` and delivers events and invocations to `Sink`.
+///
+/// Every event first passes the invocation adapter, then reaches the sink; an invocation reaches
+/// the sink right after the END event that completed it. `chunk.reasoning` becomes reasoning
+/// segments whatever the policy; `chunk.content` goes to the policy; `chunk.tool_calls` go to
+/// the policy when it assembles native calls (`native_tool_call_policy`) and are otherwise ignored.
+template<parser_policy Policy, event_sink Sink = recording_sink>
+class handler {
+public:
+    handler()
+        requires std::default_initializable<Sink>
+        : handler(Sink{})
+    {
+    }
+
+    explicit handler(Sink sink, handler_options options = {}, Policy policy = {})
+        : dispatch_{std::move(sink), {}, {}}, writer_(dispatch_, std::move(options.segment_id_prefix)),
+          policy_(std::move(policy))
+    {
+    }
+
+    // The writer points into this object.
+    handler(const handler&) = delete;
+    handler& operator=(const handler&) = delete;
+
+    /// Consumes one chunk. Fails only with error::feed_after_finalize.
+    error_code feed(const chunk_response& chunk);
+
+    /// Consumes model text, as a chunk with only `content` would.
+    error_code feed(std::string_view content);
+
+    /// Ends the stream: held text is flushed and open segments END (`incomplete` for tool calls
+    /// that had not finished). A second call does nothing.
+    error_code finalize();
+
+    /// Back to a fresh stream with the same sink, policy type and options.
+    void reset();
+
+    bool finalized() const noexcept { return finalized_; }
+    const std::vector<tool_invocation>& invocations() const noexcept { return dispatch_.invocations; }
+    Sink& sink() noexcept { return dispatch_.sink; }
+    Policy& policy() noexcept { return policy_; }
+
+    /// The recorded events, when the sink records them.
+    const auto& events() const noexcept
+        requires requires(const Sink& s) { s.events; }
+    {
+        return dispatch_.sink.events;
+    }
+
+private:
+    // Receives every event from the writer: adapter first, then the user's sink.
+    struct dispatcher {
+        Sink sink;
+        std::vector<tool_invocation> invocations;
+        invocation_adapter adapter;
+
+        void operator()(const segment_event& e);
+    };
+
+    dispatcher dispatch_;
+    segment_writer<dispatcher> writer_;
+    Policy policy_;
+    bool finalized_ = false;
+};
+
+} // namespace toolstream
+
+#include <toolstream/impl/handler.hpp>

@@ -1,0 +1,68 @@
+// Out-of-line members of toolstream::handler.
+#pragma once
+
+#include <toolstream/handler.hpp>
+
+namespace toolstream {
+
+template<parser_policy Policy, event_sink Sink>
+void handler<Policy, Sink>::dispatcher::operator()(const segment_event& e)
+{
+    auto invocation = adapter.on_event(e);
+    if constexpr (segment_event_sink<Sink>)
+        sink(e);
+    if (invocation) {
+        invocations.push_back(std::move(*invocation));
+        if constexpr (invocation_sink<Sink>)
+            sink(invocations.back());
+    }
+}
+
+template<parser_policy Policy, event_sink Sink>
+error_code handler<Policy, Sink>::feed(const chunk_response& chunk)
+{
+    if (finalized_)
+        return error::feed_after_finalize;
+    writer_.reasoning(chunk.reasoning);
+    if (!chunk.content.empty())
+        policy_.on_content(chunk.content, writer_);
+    if constexpr (native_tool_call_policy<Policy>) {
+        for (const auto& delta : chunk.tool_calls)
+            policy_.on_tool_call(delta, writer_);
+    }
+    return {};
+}
+
+template<parser_policy Policy, event_sink Sink>
+error_code handler<Policy, Sink>::feed(std::string_view content)
+{
+    if (finalized_)
+        return error::feed_after_finalize;
+    if (!content.empty())
+        policy_.on_content(content, writer_);
+    return {};
+}
+
+template<parser_policy Policy, event_sink Sink>
+error_code handler<Policy, Sink>::finalize()
+{
+    if (finalized_)
+        return {};
+    finalized_ = true;
+    policy_.finalize(writer_);
+    writer_.end_flow();
+    return {};
+}
+
+template<parser_policy Policy, event_sink Sink>
+void handler<Policy, Sink>::reset()
+{
+    policy_.reset();
+    writer_.reset();
+    dispatch_.invocations.clear();
+    if constexpr (requires(Sink& s) { s.clear(); })
+        dispatch_.sink.clear();
+    finalized_ = false;
+}
+
+} // namespace toolstream

@@ -1,0 +1,158 @@
+// Out-of-line members of toolstream::detail::native_call_assembler.
+#pragma once
+
+#include <toolstream/detail/native_call_assembler.hpp>
+
+#include <boost/json/parse.hpp>
+
+#include <utility>
+
+namespace toolstream::detail {
+
+inline native_call_assembler::call& native_call_assembler::find_or_add(std::size_t index)
+{
+    if (last_ != npos && calls_[last_].index == index)
+        return calls_[last_];
+    auto [it, inserted] = by_index_.try_emplace(index, calls_.size());
+    if (inserted) {
+        calls_.emplace_back();
+        calls_.back().index = index;
+    }
+    last_ = it->second;
+    return calls_[last_];
+}
+
+template<class Writer>
+void native_call_assembler::on_tool_call(const tool_call_delta& d, Writer& out)
+{
+    call& c = find_or_add(d.index);
+    if (c.ended)
+        return;   // the provider already completed this call
+    if (c.call_id.empty())
+        c.call_id = d.call_id;
+    if (c.type == kind::unnamed && !d.name.empty()) {
+        c.name = d.name;
+        name_known(c, out);
+    }
+    if (!d.arguments_delta.empty())
+        append_arguments(c, d.arguments_delta, out);
+    if (d.is_complete)
+        end_call(c, segment_status::complete, out);
+}
+
+template<class Writer>
+void native_call_assembler::finalize(Writer& out)
+{
+    for (auto& c : calls_)
+        if (!c.ended)
+            end_call(c, segment_status::incomplete, out);
+}
+
+template<class Writer>
+void native_call_assembler::name_known(call& c, Writer& out)
+{
+    std::string pending = std::move(c.raw);
+    c.raw.clear();
+    if (c.name == "write_file" || c.name == "patch_file") {
+        c.type = kind::file;
+        c.decoder = std::make_unique<file_arguments_decoder>(c.name == "write_file" ? "content" : "patch");
+    } else {
+        c.type = kind::generic;
+        start_segment(c, out);
+    }
+    // Fragments that came before the name are replayed exactly once.
+    append_arguments(c, pending, out);
+}
+
+template<class Writer>
+void native_call_assembler::append_arguments(call& c, std::string_view fragment, Writer& out)
+{
+    switch (c.type) {
+    case kind::unnamed:
+        c.raw.append(fragment);
+        return;
+    case kind::generic:
+        out.content(*c.segment, fragment);   // the writer keeps tool content: no second copy
+        return;
+    case kind::file:
+        break;
+    }
+    c.raw.append(fragment);
+    file_sink<Writer> ctx{this, &c, &out};
+    const file_argument_callbacks callbacks{
+        &ctx,
+        [](void* p, std::string_view piece) {
+            auto& s = *static_cast<file_sink<Writer>*>(p);
+            if (s.c->segment)
+                s.out->content(*s.c->segment, piece);
+            else
+                s.c->held.append(piece);
+        },
+        [](void* p, std::string_view path) {
+            auto& s = *static_cast<file_sink<Writer>*>(p);
+            s.c->path.emplace(path);
+            s.self->start_segment(*s.c, *s.out);
+        }};
+    c.decoder->write(fragment, callbacks);   // a failure is kept by the decoder for end_call
+}
+
+template<class Writer>
+void native_call_assembler::start_segment(call& c, Writer& out)
+{
+    boost::json::object metadata;
+    if (!c.name.empty())
+        metadata["tool_name"] = c.name;
+    if (c.path)
+        metadata["path"] = *c.path;
+    const segment_type type = c.type != kind::file ? segment_type::tool_call
+        : c.name == "write_file"                   ? segment_type::write_file
+                                                   : segment_type::patch_file;
+    c.segment = out.start(type, std::move(metadata), c.call_id);
+    if (!c.held.empty()) {
+        out.content(*c.segment, c.held);
+        std::string().swap(c.held);
+    }
+}
+
+template<class Writer>
+void native_call_assembler::end_call(call& c, segment_status status, Writer& out)
+{
+    if (!c.segment)
+        start_segment(c, out);   // a file call without a path, or a call that never got a name
+    std::string error_text;
+    if (c.type == kind::unnamed) {
+        out.content(*c.segment, c.raw);
+        status = segment_status::invalid_arguments;
+        error_text = make_error_code(error::missing_tool_name).message();
+    } else if (c.type == kind::generic && status == segment_status::complete) {
+        const std::string_view raw = out.content_of(*c.segment);
+        if (raw.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+            out.metadata(*c.segment)["arguments"] = boost::json::object{};
+        } else {
+            error_code ec;
+            auto parsed = boost::json::parse(raw, ec);
+            if (!ec && !parsed.is_object())
+                ec = error::invalid_arguments;
+            if (ec) {
+                status = segment_status::invalid_arguments;
+                error_text = ec.message();
+            } else {
+                out.metadata(*c.segment)["arguments"] = std::move(parsed.as_object());
+            }
+        }
+    } else if (c.type == kind::file && status == segment_status::complete) {
+        if (c.decoder->error()) {
+            status = segment_status::invalid_arguments;
+            error_text = c.decoder->error().message();
+        } else if (!c.decoder->done()) {
+            status = segment_status::invalid_arguments;
+            error_text = "arguments JSON ends before its closing brace";
+        }
+    }
+    out.end(*c.segment, status, error_text, c.type == kind::generic ? std::string_view{} : c.raw);
+    c.ended = true;
+    c.decoder.reset();
+    std::string().swap(c.raw);
+}
+
+} // namespace toolstream::detail

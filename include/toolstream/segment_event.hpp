@@ -1,0 +1,95 @@
+// Segment events: a cheap view handed to sinks, an owning form for storage, and the event JSON.
+#pragma once
+
+#include <toolstream/types.hpp>
+
+#include <boost/describe/enum_to_string.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+#include <boost/json/value_from.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace toolstream {
+
+/// One event of a segment's life, as a view. Every view member is valid only during the sink
+/// call that receives it; copy into `owned_segment_event` to keep it.
+struct segment_event {
+    segment_event_type type = segment_event_type::SEGMENT_START;
+    std::string_view segment_id;
+    segment_type segment_kind = segment_type::text;    ///< Set on every event; serialized on START.
+    std::string_view delta;                            ///< SEGMENT_CONTENT: the new content.
+    const boost::json::object* metadata = nullptr;     ///< START and END: the segment's metadata so far.
+    segment_status status = segment_status::complete;  ///< END: how the segment ended.
+    std::string_view error;                            ///< END: why it is not complete.
+    std::string_view content;                          ///< END of a tool segment: its whole content.
+    std::string_view raw;  ///< END: the argument text as received, when it differs from `content`
+                           ///< (a native write_file streams decoded content but received JSON).
+};
+
+/// An owning copy of a segment_event (without the END `content`, which invocations carry).
+struct owned_segment_event {
+    segment_event_type type = segment_event_type::SEGMENT_START;
+    std::string segment_id;
+    segment_type segment_kind = segment_type::text;
+    std::string delta;
+    boost::json::object metadata;
+    segment_status status = segment_status::complete;
+    std::string error;
+
+    owned_segment_event() = default;
+    explicit owned_segment_event(const segment_event& e)
+        : type(e.type), segment_id(e.segment_id), segment_kind(e.segment_kind), delta(e.delta),
+          metadata(e.metadata != nullptr ? *e.metadata : boost::json::object{}), status(e.status),
+          error(e.error)
+    {
+    }
+
+    segment_event view() const noexcept
+    {
+        return {type, segment_id, segment_kind, delta, &metadata, status, error, {}, {}};
+    }
+
+    friend bool operator==(const owned_segment_event&, const owned_segment_event&) = default;
+};
+
+/// The event JSON of the reference implementation:
+///   {"type":"SEGMENT_START","segment_id":"…","segment_type":"write_file","payload":{"metadata":{…}}}
+///   {"type":"SEGMENT_CONTENT","segment_id":"…","payload":{"delta":"…"}}
+///   {"type":"SEGMENT_END","segment_id":"…","payload":{"metadata":{…}}}
+/// Empty metadata gives `"payload":{}`. An END that is not complete also carries
+/// `"status"` (`incomplete` or `invalid_arguments`) and `"error"` in its payload.
+inline boost::json::object to_json(const segment_event& e)
+{
+    boost::json::object out;
+    out["type"] = boost::json::value_from(e.type);
+    out["segment_id"] = e.segment_id;
+    if (e.type == segment_event_type::SEGMENT_START)
+        out["segment_type"] = boost::json::value_from(e.segment_kind);
+    boost::json::object payload;
+    if (e.type == segment_event_type::SEGMENT_CONTENT) {
+        payload["delta"] = e.delta;
+    } else if (e.metadata != nullptr && !e.metadata->empty()) {
+        payload["metadata"] = *e.metadata;
+    }
+    if (e.type == segment_event_type::SEGMENT_END && e.status != segment_status::complete) {
+        payload["status"] = boost::json::value_from(e.status);
+        payload["error"] = e.error;
+    }
+    out["payload"] = std::move(payload);
+    return out;
+}
+
+inline std::string to_json_string(const segment_event& e)
+{
+    return boost::json::serialize(to_json(e));
+}
+
+inline void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const owned_segment_event& e)
+{
+    v = to_json(e.view());
+}
+
+} // namespace toolstream
