@@ -80,6 +80,8 @@ private:
         invocation_adapter adapter;
 
         void operator()(const segment_event& e);
+        void operator()(consumed_markup m)
+            requires std::invocable<Sink&, consumed_markup>;
     };
 
     dispatcher dispatch_;

@@ -29,6 +29,13 @@ struct segment_event {
                            ///< (a native write_file streams decoded content but received JSON).
 };
 
+/// Bytes a text policy consumed as syntax (tags, markers, a tool's path value...): neither text
+/// nor content. Delivered only to sinks that accept it, in input order, so that text + content +
+/// markup reconstructs the input exactly.
+struct consumed_markup {
+    std::string_view bytes;
+};
+
 /// An owning copy of a segment_event (without the END `content`, which invocations carry).
 struct owned_segment_event {
     segment_event_type type = segment_event_type::SEGMENT_START;

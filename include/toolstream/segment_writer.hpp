@@ -44,6 +44,14 @@ public:
         }
     }
 
+    /// Reports bytes the policy consumed as syntax. Free unless the target takes them.
+    void markup(std::string_view bytes)
+    {
+        if constexpr (requires(Target& t) { t(consumed_markup{bytes}); })
+            if (!bytes.empty())
+                (*target_)(consumed_markup{bytes});
+    }
+
     /// Starts a block segment (ending the flow first). An empty `id` gets the next `seg_N`.
     segment_ref start(segment_type type, boost::json::object metadata = {}, std::string_view id = {})
     {

@@ -19,6 +19,13 @@ void handler<Policy, Sink>::dispatcher::operator()(const segment_event& e)
 }
 
 template<parser_policy Policy, event_sink Sink>
+void handler<Policy, Sink>::dispatcher::operator()(consumed_markup m)
+    requires std::invocable<Sink&, consumed_markup>
+{
+    sink(m);
+}
+
+template<parser_policy Policy, event_sink Sink>
 error_code handler<Policy, Sink>::feed(const chunk_response& chunk)
 {
     if (finalized_)
