@@ -1,0 +1,174 @@
+// The one scanning primitive of the text policies: find markers that may be split across chunks
+// at any byte, holding back only what could still become a marker.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstring>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace toolstream::detail {
+
+/// Bytes a text policy received but has not consumed: at most a marker prefix or a tag still
+/// being read (bounded by a cap), so appending the next chunk copies each byte once.
+class scan_buffer {
+public:
+    /// Drops the consumed prefix first (moving only the bounded unconsumed rest); capacity reused.
+    void append(std::string_view chunk)
+    {
+        if (pos_ != 0) {
+            buf_.erase(0, pos_);
+            pos_ = 0;
+        }
+        buf_.append(chunk);
+    }
+
+    std::string_view view() const noexcept { return std::string_view(buf_).substr(pos_); }
+
+    void consume(std::size_t n) noexcept
+    {
+        pos_ += n < size() ? n : size();
+        if (pos_ == buf_.size())
+            clear();
+    }
+
+    std::size_t size() const noexcept { return buf_.size() - pos_; }
+    bool empty() const noexcept { return size() == 0; }
+
+    void clear() noexcept
+    {
+        buf_.clear();
+        pos_ = 0;
+    }
+
+private:
+    std::string buf_;
+    std::size_t pos_ = 0;
+};
+
+struct marker_match {
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+    std::size_t position = 0;   ///< Start of the full match, or of the partial match at the end, or text.size().
+    std::size_t marker = npos;  ///< Index of the fully matched marker, or npos when none matched fully.
+    bool prefix = false;        ///< text[position..] is a proper prefix of some marker (see partial()).
+
+    /// True when text[position..] is a proper prefix of some marker: hold it back.
+    bool partial() const noexcept { return prefix; }
+};
+
+namespace scan {
+
+constexpr unsigned char lower(unsigned char c) noexcept
+{
+    return c >= 'A' && c <= 'Z' ? static_cast<unsigned char>(c - 'A' + 'a') : c;
+}
+
+/// How many leading bytes of `text` agree with `marker` (stops at the first difference).
+inline std::size_t common_prefix(std::string_view text, std::string_view marker, bool ignore_case) noexcept
+{
+    std::size_t n = text.size() < marker.size() ? text.size() : marker.size();
+    std::size_t i = 0;
+    if (ignore_case) {
+        while (i < n && lower(static_cast<unsigned char>(text[i])) == lower(static_cast<unsigned char>(marker[i])))
+            ++i;
+    } else {
+        while (i < n && text[i] == marker[i])
+            ++i;
+    }
+    return i;
+}
+
+} // namespace scan
+
+/// Earliest full occurrence of any marker in `text` (at one position, the lowest index wins); if
+/// there is none, the earliest suffix of `text` that is a proper prefix of a marker (to hold
+/// back); else position == text.size(). Case-insensitive for ASCII when `ignore_case`. Empty
+/// markers are ignored. Candidates are found with memchr when the markers start with at most four
+/// distinct bytes (the usual `<`, `{`, `[`), else with a first-byte table; each candidate costs at
+/// most the longest marker, so the scan is linear in `text`.
+inline marker_match find_marker(std::string_view text, std::span<const std::string_view> markers,
+                                bool ignore_case = false)
+{
+    std::array<bool, 256> first{};
+    std::array<unsigned char, 4> firsts{};
+    std::size_t distinct = 0;
+    auto add_first = [&](unsigned char c) {
+        if (first[c])
+            return;
+        first[c] = true;
+        if (distinct < firsts.size())
+            firsts[distinct] = c;
+        ++distinct;
+    };
+    for (auto m : markers) {
+        if (m.empty())
+            continue;
+        auto c = static_cast<unsigned char>(m.front());
+        add_first(c);
+        if (ignore_case) {
+            add_first(scan::lower(c));
+            if (c >= 'a' && c <= 'z')
+                add_first(static_cast<unsigned char>(c - 'a' + 'A'));
+        }
+    }
+
+    marker_match out{text.size(), marker_match::npos, false};
+    if (distinct == 0)
+        return out;
+
+    // Next occurrence of each first byte at or after the cursor (memchr path), found lazily so each
+    // byte is searched once per first byte.
+    std::array<std::size_t, 4> next{};
+    const bool use_memchr = distinct <= firsts.size();
+    auto refresh = [&](std::size_t k, std::size_t from) {
+        const void* hit = from < text.size() ? std::memchr(text.data() + from, firsts[k], text.size() - from) : nullptr;
+        next[k] = hit != nullptr ? static_cast<std::size_t>(static_cast<const char*>(hit) - text.data()) : text.size();
+    };
+    if (use_memchr)
+        for (std::size_t k = 0; k < distinct; ++k)
+            refresh(k, 0);
+
+    std::size_t p = 0;
+    while (p < text.size()) {
+        if (use_memchr) {
+            std::size_t best = text.size();
+            for (std::size_t k = 0; k < distinct; ++k) {
+                if (next[k] < p)
+                    refresh(k, p);
+                if (next[k] < best)
+                    best = next[k];
+            }
+            p = best;
+        } else {
+            while (p < text.size() && !first[static_cast<unsigned char>(text[p])])
+                ++p;
+        }
+        if (p >= text.size())
+            break;
+        auto rest = text.substr(p);
+        for (std::size_t i = 0; i < markers.size(); ++i) {
+            auto m = markers[i];
+            if (m.empty())
+                continue;
+            auto n = scan::common_prefix(rest, m, ignore_case);
+            if (n == m.size())
+                return {p, i, false};
+            if (n == rest.size() && !out.prefix)
+                out = {p, marker_match::npos, true};
+        }
+        ++p;
+    }
+    return out;
+}
+
+inline marker_match find_marker(std::string_view text, std::initializer_list<std::string_view> markers,
+                                bool ignore_case = false)
+{
+    return find_marker(text, std::span<const std::string_view>(markers.begin(), markers.size()), ignore_case);
+}
+
+} // namespace toolstream::detail
