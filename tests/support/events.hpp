@@ -54,6 +54,8 @@ inline std::vector<std::vector<std::string_view>> chunkings(std::string_view tex
 {
     std::vector<std::vector<std::string_view>> all;
     all.push_back({text});
+    if (text.empty())
+        return all;
     for (std::size_t i = 1; i < text.size(); ++i)
         all.push_back({text.substr(0, i), text.substr(i)});
     std::vector<std::string_view> bytes;

@@ -1,0 +1,98 @@
+#include <toolstream/handler.hpp>
+#include <toolstream/policies/passthrough.hpp>
+#include <toolstream/segment_event.hpp>
+#include <toolstream/tool_invocation.hpp>
+#include <toolstream/types.hpp>
+
+#include "catch_compat.hpp"
+
+#include <boost/json.hpp>
+
+using namespace toolstream;
+
+TEST_CASE("event JSON matches the reference serialization", "[events]")
+{
+    const boost::json::object meta{{"path", "/tmp/test.py"}};
+    segment_event start;
+    start.type = segment_event_type::SEGMENT_START;
+    start.segment_id = "seg_001";
+    start.segment_kind = segment_type::write_file;
+    start.metadata = &meta;
+    CHECK(to_json_string(start)
+          == R"({"type":"SEGMENT_START","segment_id":"seg_001","segment_type":"write_file","payload":{"metadata":{"path":"/tmp/test.py"}}})");
+
+    segment_event content;
+    content.type = segment_event_type::SEGMENT_CONTENT;
+    content.segment_id = "seg_001";
+    content.segment_kind = segment_type::write_file;
+    content.delta = "code here";
+    CHECK(to_json_string(content) == R"({"type":"SEGMENT_CONTENT","segment_id":"seg_001","payload":{"delta":"code here"}})");
+
+    segment_event end;
+    end.type = segment_event_type::SEGMENT_END;
+    end.segment_id = "seg_001";
+    CHECK(to_json_string(end) == R"({"type":"SEGMENT_END","segment_id":"seg_001","payload":{}})");
+    end.metadata = &meta;
+    CHECK(to_json_string(end) == R"({"type":"SEGMENT_END","segment_id":"seg_001","payload":{"metadata":{"path":"/tmp/test.py"}}})");
+
+    end.status = segment_status::incomplete;
+    end.error = "stream ended before the tool call was complete";
+    CHECK(to_json_string(end)
+          == R"({"type":"SEGMENT_END","segment_id":"seg_001","payload":{"metadata":{"path":"/tmp/test.py"},"status":"incomplete","error":"stream ended before the tool call was complete"}})");
+}
+
+TEST_CASE("owned events keep everything but the END content and serialize alike", "[events]")
+{
+    const boost::json::object meta{{"tool_name", "x"}};
+    segment_event e;
+    e.type = segment_event_type::SEGMENT_END;
+    e.segment_id = "call_1";
+    e.segment_kind = segment_type::tool_call;
+    e.metadata = &meta;
+    e.content = "{}";
+    const owned_segment_event owned(e);
+    CHECK(owned.segment_id == "call_1");
+    CHECK(owned.metadata == meta);
+    CHECK(boost::json::value_from(owned) == boost::json::value(to_json(e)));
+}
+
+TEST_CASE("core types convert to and from JSON through their descriptions", "[events]")
+{
+    chunk_response c;
+    c.content = "hi";
+    c.usage = token_usage{3, 4};
+    c.tool_calls.push_back({2, "call_x", "f", "{\"a\":", true});
+    const auto v = boost::json::value_from(c);
+    CHECK(v.at("content") == "hi");
+    CHECK(v.at("usage") == boost::json::parse(R"({"input_tokens":3,"output_tokens":4})"));
+    CHECK(v.at("tool_calls").at(0).at("call_id") == "call_x");
+    CHECK(boost::json::value_to<chunk_response>(v) == c);
+
+    tool_invocation inv{"seg_1", "run_bash", {{"command", "ls"}}, invocation_status::incomplete, "why", "ls"};
+    const auto iv = boost::json::value_from(inv);
+    CHECK(iv.at("status") == "incomplete");
+    CHECK(iv.at("arguments") == boost::json::parse(R"({"command":"ls"})"));
+    CHECK(boost::json::value_from(segment_type::patch_file) == "patch_file");
+    CHECK(boost::json::value_from(segment_event_type::SEGMENT_CONTENT) == "SEGMENT_CONTENT");
+}
+
+TEST_CASE("generated segment ids count up per stream and take the per-turn prefix", "[events]")
+{
+    handler<passthrough> plain;
+    REQUIRE(!plain.feed("a"));
+    REQUIRE(!plain.finalize());
+    CHECK(plain.events().front().segment_id == "seg_1");
+
+    handler<passthrough> prefixed(recording_sink{}, handler_options{"turn_ab12:"});
+    chunk_response c;
+    c.reasoning = "think";
+    REQUIRE(!prefixed.feed(c));
+    REQUIRE(!prefixed.feed("say"));
+    REQUIRE(!prefixed.finalize());
+    const auto& ev = prefixed.events();
+    REQUIRE(ev.size() == 6);
+    CHECK(ev[0].segment_id == "turn_ab12:seg_1");
+    CHECK(ev[0].segment_kind == segment_type::reasoning);
+    CHECK(ev[3].segment_id == "turn_ab12:seg_2");
+    CHECK(ev[3].segment_kind == segment_type::text);
+}
