@@ -13,6 +13,10 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
 
+#include <algorithm>
+#include <cstddef>
+#include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -89,7 +93,6 @@ struct reconstruction_sink {
 template<class Policy, class... Args>
 void check_byte_conservation(std::string_view input, const Args&... args)
 {
-    constexpr std::ptrdiff_t random_runs = 3;
     auto run = [&](const std::vector<std::string_view>& pieces) {
         handler<Policy, reconstruction_sink> h(reconstruction_sink{}, {}, Policy(args...));
         for (auto piece : pieces)
@@ -102,8 +105,16 @@ void check_byte_conservation(std::string_view input, const Args&... args)
     for (std::size_t i = 0; i < input.size(); ++i)
         bytes.push_back(input.substr(i, 1));
     all.push_back(std::move(bytes));
-    auto random = chunkings(input, random_runs);
-    all.insert(all.end(), random.end() - random_runs, random.end());
+    std::mt19937 rng(static_cast<unsigned>(input.size()));
+    for (int r = 0; r < 3; ++r) {
+        std::vector<std::string_view> pieces;
+        for (std::size_t at = 0; at < input.size();) {
+            const std::size_t n = std::min<std::size_t>(input.size() - at, 1 + rng() % 17);
+            pieces.push_back(input.substr(at, n));
+            at += n;
+        }
+        all.push_back(std::move(pieces));
+    }
     for (const auto& pieces : all) {
         const auto got = run(pieces);
         if (got != input) {
@@ -111,6 +122,64 @@ void check_byte_conservation(std::string_view input, const Args&... args)
             REQUIRE(got == input);
         }
     }
+}
+
+/// Prose full of near-misses for every text format: `<`, `>`, `{`, `[`, `[[`, JSON and tags that
+/// are not tool calls.
+inline constexpr std::string_view tricky_prose[] = {
+    "Plain words. ", "a < b and c > d. ", "if (x) { y(); } ", "[1, 2] ", "[[wiki link]] ", "{\"to\": 1} ",
+    "<div class=\"x\">", "</p> ", "<br/> ", "[[SEG_STAR ", "{ \"key\": [1, {\"a\": 2}] } ", "<too ", "\n",
+    "```json\n", "```\n", "[ {\"nam\": 3} ] ", "{{ }} ", "]] }} >> ",
+};
+
+/// `count` inputs, each a random sequence of tricky prose and `calls`; every other input is cut off
+/// at a random byte (a stream that ends anywhere, inside a call or not).
+inline std::vector<std::string> mixed_inputs(std::span<const std::string_view> calls, std::size_t count,
+                                             unsigned seed = 2024)
+{
+    std::mt19937 rng(seed);
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < count; ++i) {
+        std::string s;
+        const auto parts = 2 + rng() % 8;
+        for (unsigned p = 0; p < parts; ++p) {
+            if (!calls.empty() && rng() % 3 == 0)
+                s += calls[rng() % calls.size()];
+            else
+                s += tricky_prose[rng() % std::size(tricky_prose)];
+        }
+        if (i % 2 == 1 && !s.empty())
+            s.resize(rng() % s.size());
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+/// Feeds `total` bytes of tricky prose (no tool syntax) in chunks of 1 byte to 3 KiB and REQUIREs
+/// `held_bytes()` of the policy to stay within `bound` after every feed.
+template<class Policy, class... Args>
+void check_bounded_holdback(std::size_t bound, std::size_t total, const Args&... args)
+{
+    std::string prose;
+    for (auto p : tricky_prose)
+        prose += p;
+    while (prose.size() < 64 * 1024)
+        prose += prose;
+    handler<Policy, null_sink> h(null_sink{}, {}, Policy(args...));
+    std::mt19937 rng(99);
+    std::size_t fed = 0, most = 0;
+    while (fed < total) {
+        const std::size_t at = fed % prose.size();
+        const std::size_t n = std::min<std::size_t>({prose.size() - at, total - fed, 1 + rng() % 3072});
+        REQUIRE(!h.feed(std::string_view(prose).substr(at, n)));
+        fed += n;
+        most = std::max(most, h.policy().held_bytes());
+        if (most > bound)
+            REQUIRE(most <= bound);
+    }
+    REQUIRE(!h.finalize());
+    INFO("most held: " << most);
+    CHECK(most <= bound);
 }
 
 } // namespace toolstream::test
