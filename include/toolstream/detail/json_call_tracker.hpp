@@ -1,0 +1,338 @@
+// Incremental reading of JSON tool calls written in model text: the signature that opens one, and
+// the structure of the JSON that follows (where each call begins and ends, and its tool name).
+#pragma once
+
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace toolstream::detail {
+
+/// How the calls sit in a JSON text that opened with a signature.
+enum class json_call_layout {
+    single,  ///< `{"tool":…}`, `{"function":…}`, `{"name":…}`: the object is the call.
+    list,    ///< `{"tool_calls":[…]}`, `{"tools":[…]}`: each object of the first key's array is a call.
+    array,   ///< `[{"tool":…}, …]`: each object of the array is a call.
+};
+
+constexpr bool is_json_space(char c) noexcept
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/// Matches the opening of a JSON tool call byte by byte, ignoring whitespace between tokens
+/// (`{ "tool" :` matches `{"tool":`), so a signature split anywhere still matches.
+class json_signature_matcher {
+public:
+    enum class verdict { more, match, no_match };
+
+    void reset() noexcept
+    {
+        len_ = 0;
+        quotes_ = 0;
+        scanned_ = 0;
+    }
+
+    /// Bytes of the candidate examined so far (the candidate starts at its `{` or `[`).
+    std::size_t scanned() const noexcept { return scanned_; }
+
+    /// Examines `candidate[scanned()..]`, which starts at the candidate's first byte.
+    verdict advance(std::string_view candidate) noexcept
+    {
+        for (; scanned_ < candidate.size(); ++scanned_) {
+            const char c = candidate[scanned_];
+            if (quotes_ % 2 == 0 && is_json_space(c))
+                continue;
+            compact_[len_++] = c;
+            quotes_ += c == '"' ? 1 : 0;
+            bool prefix = false;
+            for (const auto& s : signatures) {
+                const std::string_view sig = s.text;
+                if (sig.size() < len_ || sig.compare(0, len_, std::string_view(compact_.data(), len_)) != 0)
+                    continue;
+                if (sig.size() == len_) {
+                    layout_ = s.layout;
+                    ++scanned_;
+                    return verdict::match;
+                }
+                prefix = true;
+            }
+            if (!prefix)
+                return verdict::no_match;
+        }
+        return verdict::more;
+    }
+
+    json_call_layout layout() const noexcept { return layout_; }
+
+private:
+    struct signature {
+        std::string_view text;
+        json_call_layout layout;
+    };
+    static constexpr std::array<signature, 8> signatures{{
+        {R"({"tool":)", json_call_layout::single},
+        {R"({"function":)", json_call_layout::single},
+        {R"({"name":)", json_call_layout::single},
+        {R"({"tool_calls":)", json_call_layout::list},
+        {R"({"tools":)", json_call_layout::list},
+        {R"([{"tool":)", json_call_layout::array},
+        {R"([{"function":)", json_call_layout::array},
+        {R"([{"name":)", json_call_layout::array},
+    }};
+
+    std::array<char, 16> compact_{};  // the non-whitespace bytes so far; a mismatch comes by 15
+    std::size_t len_ = 0;
+    std::size_t quotes_ = 0;
+    std::size_t scanned_ = 0;
+    json_call_layout layout_ = json_call_layout::single;
+};
+
+/// Follows the structure of a JSON text that opened with a signature, byte by byte and string
+/// aware (escaped quotes included), reporting where each call begins and ends and the first tool
+/// name of each call as soon as its string closes. Nesting is only counted past a few levels, so
+/// the state is fixed-size whatever the input.
+class json_call_tracker {
+public:
+    enum class event { none, call_begin, name, call_end, done };
+    struct step {
+        event what = event::none;
+        std::size_t position = 0;  ///< call_begin: at its `{`; others: just after the byte that made it
+    };
+
+    void reset(json_call_layout layout) noexcept
+    {
+        layout_ = layout;
+        depth_ = 0;
+        in_string_ = escape_ = false;
+        capture_ = capture::none;
+        done_pending_ = false;
+        name_found_ = false;
+        name_.clear();
+    }
+
+    /// Reads `text[from, limit)` up to and including the next event. `none` means the range ran
+    /// out; `done` means the top-level value closed (nothing after it belongs to the JSON).
+    step advance(std::string_view text, std::size_t from, std::size_t limit)
+    {
+        if (done_pending_) {
+            done_pending_ = false;
+            return {event::done, from};
+        }
+        for (std::size_t i = from; i < limit; ++i) {
+            const char c = text[i];
+            if (in_string_) {
+                if (escape_) {
+                    escape_ = false;
+                    keep(c);
+                    continue;
+                }
+                if (c == '\\') {
+                    escape_ = true;
+                    has_escape_ = true;
+                    keep(c);
+                } else if (c == '"') {
+                    in_string_ = false;
+                    if (end_string())
+                        return {event::name, i + 1};
+                } else {
+                    keep(c);
+                }
+                continue;
+            }
+            switch (c) {
+            case '"': begin_string(); break;
+            case '{':
+            case '[':
+                if (open(c == '{'))
+                    return {event::call_begin, i};
+                break;
+            case '}':
+            case ']': {
+                const bool was_call = close();
+                if (depth_ == 0) {
+                    if (was_call) {
+                        done_pending_ = true;
+                        return {event::call_end, i + 1};
+                    }
+                    return {event::done, i + 1};
+                }
+                if (was_call)
+                    return {event::call_end, i + 1};
+                break;
+            }
+            case ':':
+                if (auto* l = top(); l != nullptr && l->is_object)
+                    l->expect_key = false;
+                break;
+            case ',':
+                if (auto* l = top(); l != nullptr && l->is_object) {
+                    l->expect_key = true;
+                    l->key = key_kind::other;
+                }
+                break;
+            default: break;
+            }
+        }
+        return {event::none, limit};
+    }
+
+    /// The tool name reported by the last `name` event.
+    std::string_view name() const noexcept { return name_; }
+
+private:
+    enum class role : std::uint8_t { none, wrapper, call_list, call, call_tool, call_function };
+    enum class key_kind : std::uint8_t { other, name, tool, function };
+    enum class capture : std::uint8_t { none, key, name };
+
+    struct level {
+        role what = role::none;
+        bool is_object = false;
+        bool expect_key = false;
+        key_kind key = key_kind::other;
+        std::uint32_t keys = 0;
+    };
+
+    // The roles that matter sit at most five levels deep (wrapper, list, call, tool, function).
+    static constexpr std::size_t tracked_levels = 6;
+    static constexpr std::size_t max_name = 1024;
+    static constexpr std::size_t max_key = 8;
+
+    level* top() noexcept { return depth_ >= 1 && depth_ <= tracked_levels ? &levels_[depth_ - 1] : nullptr; }
+
+    // Returns true when the new container is a call.
+    bool open(bool is_object)
+    {
+        role r = role::none;
+        if (depth_ == 0) {
+            r = layout_ == json_call_layout::single ? role::call
+                : layout_ == json_call_layout::list ? role::wrapper
+                                                    : role::call_list;
+        } else if (const level* parent = top()) {
+            switch (parent->what) {
+            case role::call_list: r = is_object ? role::call : role::none; break;
+            case role::wrapper:
+                if (parent->keys == 1 && !parent->expect_key)
+                    r = is_object ? role::call : role::call_list;
+                break;
+            case role::call:
+                if (is_object && parent->key == key_kind::tool)
+                    r = role::call_tool;
+                else if (is_object && parent->key == key_kind::function)
+                    r = role::call_function;
+                break;
+            case role::call_tool:
+                if (is_object && parent->key == key_kind::function)
+                    r = role::call_function;
+                break;
+            default: break;
+            }
+        }
+        ++depth_;
+        if (level* l = top())
+            *l = {r, is_object, is_object, key_kind::other, 0};
+        if (r == role::call) {
+            name_found_ = false;
+            return true;
+        }
+        return false;
+    }
+
+    // Returns true when the closed container was a call.
+    bool close() noexcept
+    {
+        const level* l = top();
+        const bool was_call = l != nullptr && l->what == role::call;
+        --depth_;
+        return was_call;
+    }
+
+    static bool is_name_path(role r, key_kind k) noexcept
+    {
+        switch (r) {
+        case role::call: return k != key_kind::other;
+        case role::call_tool: return k == key_kind::name || k == key_kind::function;
+        case role::call_function: return k == key_kind::name;
+        default: return false;
+        }
+    }
+
+    void begin_string()
+    {
+        in_string_ = true;
+        has_escape_ = false;
+        capture_ = capture::none;
+        level* l = top();
+        if (l == nullptr || !l->is_object || l->what == role::none)
+            return;
+        if (l->expect_key) {
+            capture_ = capture::key;
+            raw_.clear();
+        } else if (!name_found_ && is_name_path(l->what, l->key)) {
+            capture_ = capture::name;
+            raw_.clear();
+        }
+    }
+
+    void keep(char c)
+    {
+        if (capture_ == capture::none)
+            return;
+        if (raw_.size() == (capture_ == capture::key ? max_key : max_name))
+            capture_ = capture::none;   // too long for a key we know or a tool name
+        else
+            raw_ += c;
+    }
+
+    // Returns true when the string was the call's tool name.
+    bool end_string()
+    {
+        level* l = top();
+        if (l != nullptr && l->is_object && l->expect_key) {
+            l->expect_key = false;
+            ++l->keys;
+            l->key = capture_ != capture::key || has_escape_ ? key_kind::other
+                : raw_ == "name"                            ? key_kind::name
+                : raw_ == "tool"                            ? key_kind::tool
+                : raw_ == "function"                        ? key_kind::function
+                                                            : key_kind::other;
+        }
+        if (capture_ != capture::name)
+            return false;
+        capture_ = capture::none;
+        if (!has_escape_) {
+            name_.assign(raw_);
+        } else {
+            raw_.insert(raw_.begin(), '"');
+            raw_ += '"';
+            boost::system::error_code ec;
+            auto v = boost::json::parse(raw_, ec);
+            if (ec || !v.is_string())
+                return false;
+            name_.assign(v.get_string());
+        }
+        if (name_.empty())
+            return false;
+        name_found_ = true;
+        return true;
+    }
+
+    std::array<level, tracked_levels> levels_{};
+    std::size_t depth_ = 0;
+    json_call_layout layout_ = json_call_layout::single;
+    bool in_string_ = false;
+    bool escape_ = false;
+    bool has_escape_ = false;
+    capture capture_ = capture::none;
+    bool done_pending_ = false;
+    bool name_found_ = false;
+    std::string raw_;    // the key or name string being read
+    std::string name_;
+};
+
+} // namespace toolstream::detail

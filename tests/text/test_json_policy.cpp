@@ -1,0 +1,359 @@
+#include <toolstream/concepts.hpp>
+#include <toolstream/handler.hpp>
+#include <toolstream/policies/json.hpp>
+
+#include "catch_compat.hpp"
+#include "support/events.hpp"
+#include "support/text_policy_checks.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include <array>
+#include <string>
+
+using namespace toolstream;
+using toolstream::test::check_byte_conservation;
+using toolstream::test::check_chunk_invariance;
+using toolstream::test::run_pieces;
+using toolstream::test::run_whole;
+
+static_assert(native_tool_call_policy<toolstream::json>);
+
+namespace {
+
+using seg = segment_event_type;
+
+boost::json::object obj(std::string_view s)
+{
+    return boost::json::parse(s).as_object();
+}
+
+// Pieces of `s` of `n` bytes each (the reference's integration tests use 5).
+std::vector<std::string_view> pieces_of(std::string_view s, std::size_t n)
+{
+    std::vector<std::string_view> out;
+    for (std::size_t i = 0; i < s.size(); i += n)
+        out.push_back(s.substr(i, n));
+    return out;
+}
+
+// Segment kinds of coalesced events, START events only: a compact shape check.
+std::string starts(const std::vector<owned_segment_event>& events)
+{
+    std::string s;
+    for (const auto& e : events)
+        if (e.type == seg::SEGMENT_START)
+            s += std::string(boost::json::value_from(e.segment_kind).as_string()) + " ";
+    return s;
+}
+
+// Checks one complete call: a single tool_call segment whose invocation is `name(args)`.
+void check_single_call(std::string_view input, std::string_view name, std::string_view args)
+{
+    const auto r = run_whole<toolstream::json>(input);
+    INFO(test::dump(r.events) << test::dump(r.invocations));
+    REQUIRE(r.invocations.size() == 1);
+    CHECK(r.invocations[0].name == name);
+    CHECK(r.invocations[0].arguments == obj(args));
+    CHECK(r.invocations[0].status == invocation_status::complete);
+    check_chunk_invariance<toolstream::json>(input);
+}
+
+} // namespace
+
+TEST_CASE("json: the three shapes of the reference, in 5-byte chunks (§5 JSON styles)", "[json]")
+{
+    struct vector_case {
+        std::string_view input, name, args;
+    };
+    const std::array<vector_case, 4> cases{{
+        {R"({"tool_calls": [{"function": {"name": "weather", "arguments": "{\"city\": \"NYC\"}"}}]})", "weather",
+         R"({"city":"NYC"})"},
+        {R"({"name": "search", "args": {"query": "autobyteus"}})", "search", R"({"query":"autobyteus"})"},
+        {R"({"tool": {"function": "write_file", "parameters": {"path": "a.txt"}}})", "write_file",
+         R"({"path":"a.txt"})"},
+        {R"({"tool": {"function": {"name": "weather", "arguments": {"city": "NYC"}}}})", "weather",
+         R"({"city":"NYC"})"},
+    }};
+    for (const auto& c : cases) {
+        const auto r = run_pieces<toolstream::json>(pieces_of(c.input, 5));
+        INFO(c.input << "\n" << test::dump(r.events));
+        REQUIRE(r.invocations.size() == 1);
+        CHECK(r.invocations[0].name == c.name);
+        CHECK(r.invocations[0].arguments == obj(c.args));
+        check_single_call(c.input, c.name, c.args);
+    }
+}
+
+TEST_CASE("json: a call streams raw as tool_call content; START has tool_name, END {tool_name, arguments}", "[json]")
+{
+    const std::string_view input = R"(Hi {"tool": {"function": "read_file", "parameters": {"path": "/a"}}} bye)";
+    const auto r = run_whole<toolstream::json>(input);
+    REQUIRE(r.events.size() == 9);
+    CHECK(to_json_string(r.events[3].view())
+          == R"({"type":"SEGMENT_START","segment_id":"seg_2","segment_type":"tool_call","payload":{"metadata":{"tool_name":"read_file"}}})");
+    CHECK(r.events[4].delta == R"({"tool": {"function": "read_file", "parameters": {"path": "/a"}}})");
+    CHECK(to_json_string(r.events[5].view())
+          == R"({"type":"SEGMENT_END","segment_id":"seg_2","payload":{"metadata":{"tool_name":"read_file","arguments":{"path":"/a"}}}})");
+    CHECK(r.events[1].delta == "Hi ");
+    CHECK(r.events[7].delta == " bye");
+    REQUIRE(r.invocations.size() == 1);
+    CHECK(r.invocations[0].id == "seg_2");
+    CHECK(r.invocations[0].arguments_raw == r.events[4].delta);
+    check_chunk_invariance<toolstream::json>(input);
+}
+
+TEST_CASE("json: regression §6.11, START carries tool_name as soon as the name is read", "[json]")
+{
+    handler<toolstream::json> h;
+    REQUIRE(!h.feed(R"(x {"tool": {"function": "rea)"));
+    CHECK(h.events().size() == 2);   // only the text so far: START waits for the name
+    CHECK(h.policy().held_bytes() == 26);
+    REQUIRE(!h.feed(R"(d_file", "parameters": {"pa)"));
+    REQUIRE(h.events().size() == 6);
+    CHECK(h.events()[3].metadata == obj(R"({"tool_name":"read_file"})"));
+    CHECK(h.events()[4].delta == R"({"tool": {"function": "read_file")");
+    CHECK(h.events()[5].delta == R"(, "parameters": {"pa)");
+    CHECK(h.policy().held_bytes() == 0);
+    REQUIRE(!h.feed(R"(th": "/a"}}})"));
+    REQUIRE(!h.finalize());
+    REQUIRE(h.invocations().size() == 1);
+    CHECK(h.invocations()[0].is_complete());
+}
+
+TEST_CASE("json: a name that comes after the arguments still opens START with it", "[json]")
+{
+    const std::string_view input = R"({"tool": {"parameters": {"path": "/a", "name": "not me"}, "function": "late"}})";
+    const auto r = run_whole<toolstream::json>(input);
+    REQUIRE(r.events.size() == 3);
+    CHECK(r.events[0].metadata == obj(R"({"tool_name":"late"})"));
+    CHECK(r.events[2].metadata == obj(R"({"tool_name":"late","arguments":{"path":"/a","name":"not me"}})"));
+    check_chunk_invariance<toolstream::json>(input);
+}
+
+TEST_CASE("json: past max_held without a name, START goes without tool_name and END carries it", "[json]")
+{
+    std::string input = R"({"tool": {"parameters": {"text": ")" + std::string(100, 'x') + R"("}, "function": "late"}})";
+    const json_options small{32};
+    const auto r = run_whole<toolstream::json>(input, small);
+    REQUIRE(r.events.size() == 3);
+    CHECK(r.events[0].metadata.empty());
+    CHECK(r.events[2].metadata.at("tool_name") == "late");
+    REQUIRE(r.invocations.size() == 1);
+    CHECK(r.invocations[0].name == "late");
+    CHECK(r.invocations[0].is_complete());
+    check_chunk_invariance<toolstream::json>(input, small);
+
+    handler<toolstream::json> h(recording_sink{}, {}, toolstream::json(small));
+    for (char c : input) {
+        REQUIRE(!h.feed(std::string_view(&c, 1)));
+        CHECK(h.policy().held_bytes() <= 32);
+    }
+}
+
+TEST_CASE("json: signatures may be split by whitespace", "[json]")
+{
+    check_single_call("{ \"tool\" :\n {\"function\": \"a\", \"parameters\": {}}}", "a", "{}");
+    check_single_call("[ {\t\"name\" : \"b\", \"args\": {\"k\": 1}} ]", "b", R"({"k":1})");
+    check_single_call("{\r\n  \"tool_calls\"  : [ {\"function\": {\"name\": \"c\", \"arguments\": {}}} ] }", "c", "{}");
+    check_single_call(R"({"function": {"name": "d", "arguments": "{\"x\": [1]}"}})", "d", R"({"x":[1]})");
+    check_single_call(R"({"tools": [{"name": "e", "arguments": {"y": true}}]})", "e", R"({"y":true})");
+}
+
+TEST_CASE("json: a { or [ that is not a signature stays text byte for byte", "[json]")
+{
+    for (std::string_view input : {
+             std::string_view(R"(if (x) { return [1, 2]; } {"foo": 1} [[a]] {"tool_call": 1} {"tool" 1} [{"names": 2}])"),
+             std::string_view("{{{{ [[[[ { [ {\"to\"ol\": 1}"),
+             std::string_view("{"),
+             std::string_view("[{"),
+             std::string_view(R"(ends with {"too)"),
+         }) {
+        const auto r = run_whole<toolstream::json>(input);
+        INFO(test::dump(r.events));
+        CHECK(starts(r.events) == "text ");
+        CHECK(test::content_of_type(r.events, segment_type::text) == input);
+        CHECK(r.invocations.empty());
+        check_chunk_invariance<toolstream::json>(input);
+    }
+}
+
+TEST_CASE("json: code fences around the JSON stay text", "[json]")
+{
+    const std::string_view input =
+        "Calling:\n```json\n{\"tool\": {\"function\": \"ls\", \"parameters\": {\"dir\": \".\"}}}\n```\nDone.";
+    const auto r = run_whole<toolstream::json>(input);
+    CHECK(starts(r.events) == "text tool_call text ");
+    CHECK(r.events[1].delta == "Calling:\n```json\n");
+    CHECK(r.events[7].delta == "\n```\nDone.");
+    REQUIRE(r.invocations.size() == 1);
+    CHECK(r.invocations[0].arguments == obj(R"({"dir":"."})"));
+    check_chunk_invariance<toolstream::json>(input);
+}
+
+TEST_CASE("json: regression §6.1, escaped quotes inside strings do not end the call", "[json]")
+{
+    const std::string_view input = R"({"name": "t", "args": {"s": "say \"}\" ok"}} after)";
+    const auto r = run_whole<toolstream::json>(input);
+    REQUIRE(r.invocations.size() == 1);
+    CHECK(r.invocations[0].name == "t");
+    CHECK(r.invocations[0].arguments == obj(R"({"s":"say \"}\" ok"})"));
+    CHECK(r.invocations[0].is_complete());
+    CHECK(test::content_of_type(r.events, segment_type::text) == " after");
+    check_chunk_invariance<toolstream::json>(input);
+    check_single_call(R"({"name": "u", "args": {"p": "C:\\dir\\", "q": "{[\\\""}})", "u", R"({"p":"C:\\dir\\","q":"{[\\\""})");
+}
+
+TEST_CASE("json: regression §6.8, an array of several calls yields every call, one segment each", "[json]")
+{
+    const std::string_view input =
+        R"(Go: [{"name": "a", "args": {"n": 1}}, {"name": "b", "args": {}} , 7, {"name": "c", "args": {"n": 3}}] ok)";
+    const auto r = run_whole<toolstream::json>(input);
+    INFO(test::dump(r.events));
+    CHECK(starts(r.events) == "text tool_call tool_call tool_call text ");
+    REQUIRE(r.invocations.size() == 3);
+    CHECK(r.invocations[0].name == "a");
+    CHECK(r.invocations[1].name == "b");
+    CHECK(r.invocations[2].name == "c");
+    CHECK(r.invocations[2].arguments == obj(R"({"n":3})"));
+    CHECK(r.invocations[0].arguments_raw == R"({"name": "a", "args": {"n": 1}})");
+    CHECK(r.invocations[0].id != r.invocations[1].id);
+    check_chunk_invariance<toolstream::json>(input);
+
+    const std::string_view wrapped =
+        R"({"tool_calls": [{"function": {"name": "w", "arguments": "{}"}}, {"function": {"name": "x", "arguments": {"k": "v"}}}], "extra": [{"name": "not a call"}]})";
+    const auto w = run_whole<toolstream::json>(wrapped);
+    REQUIRE(w.invocations.size() == 2);
+    CHECK(w.invocations[0].name == "w");
+    CHECK(w.invocations[1].arguments == obj(R"({"k":"v"})"));
+    check_chunk_invariance<toolstream::json>(wrapped);
+
+    const std::string_view tools = R"([{"tool": {"function": "p", "parameters": {}}}, {"function": {"name": "q", "arguments": {}}}])";
+    const auto t = run_whole<toolstream::json>(tools);
+    REQUIRE(t.invocations.size() == 2);
+    CHECK(t.invocations[1].name == "q");
+    check_chunk_invariance<toolstream::json>(tools);
+}
+
+TEST_CASE("json: invalid JSON or arguments at the end of a call END invalid_arguments", "[json]")
+{
+    for (std::string_view input : {
+             std::string_view(R"({"tool": {"function": "x", "parameters": {"a": 1,}}})"),
+             std::string_view(R"({"tool": {"function": "x", "parameters": "not json"}})"),
+             std::string_view(R"({"name": "x", "args": [1, 2]})"),
+             std::string_view(R"({"name": 5, "args": {}})"),
+             std::string_view(R"({"tool": {"function": "x" "parameters": {}}})"),
+         }) {
+        const auto r = run_whole<toolstream::json>(input);
+        INFO(input << "\n" << test::dump(r.events));
+        REQUIRE(r.events.size() == 3);
+        CHECK(r.events[2].status == segment_status::invalid_arguments);
+        CHECK(!r.events[2].error.empty());
+        CHECK(r.events[2].metadata.at("arguments") == boost::json::object{});
+        REQUIRE(r.invocations.size() == 1);
+        CHECK(r.invocations[0].status == invocation_status::invalid_arguments);
+        check_chunk_invariance<toolstream::json>(input);
+    }
+}
+
+TEST_CASE("json: a tool name with escapes is decoded", "[json]")
+{
+    check_single_call(R"({"name": "caf\u00e9_\"q\"", "args": {}})", "caf\xc3\xa9_\"q\"", "{}");
+}
+
+TEST_CASE("json: truncation loses nothing and never yields a complete invocation", "[json]")
+{
+    SECTION("inside a call after its name")
+    {
+        const std::string_view input = R"(a {"tool": {"function": "run", "parameters": {"cmd": "rm -)";
+        const auto r = run_whole<toolstream::json>(input);
+        CHECK(starts(r.events) == "text tool_call ");
+        CHECK(r.events[4].delta == input.substr(2));
+        CHECK(r.events[5].status == segment_status::incomplete);
+        CHECK(r.events[5].metadata == obj(R"({"tool_name":"run"})"));
+        REQUIRE(r.invocations.size() == 1);
+        CHECK(r.invocations[0].status == invocation_status::incomplete);
+        check_chunk_invariance<toolstream::json>(input);
+    }
+    SECTION("inside a call before its name")
+    {
+        const std::string_view input = R"({"tool": {"parameters": {"cmd": "x"}, "funct)";
+        const auto r = run_whole<toolstream::json>(input);
+        REQUIRE(r.events.size() == 3);
+        CHECK(r.events[1].delta == input);
+        CHECK(r.events[2].status == segment_status::incomplete);
+        REQUIRE(r.invocations.size() == 1);
+        CHECK(r.invocations[0].status == invocation_status::incomplete);
+        check_chunk_invariance<toolstream::json>(input);
+    }
+    SECTION("between calls of an array: the finished calls stand")
+    {
+        const std::string_view input = R"([{"name": "a", "args": {}}, {"name": "b", "ar)";
+        const auto r = run_whole<toolstream::json>(input);
+        REQUIRE(r.invocations.size() == 2);
+        CHECK(r.invocations[0].is_complete());
+        CHECK(r.invocations[1].status == invocation_status::incomplete);
+        check_chunk_invariance<toolstream::json>(input);
+    }
+    SECTION("a half-read signature is text")
+    {
+        const auto r = run_whole<toolstream::json>(R"(see [ {"na)");
+        CHECK(starts(r.events) == "text ");
+        CHECK(r.events[1].delta == R"(see [ {"na)");
+    }
+}
+
+TEST_CASE("json: native tool calls are assembled too, and finalize ends them", "[json]")
+{
+    handler<toolstream::json> h;
+    chunk_response c;
+    c.content = R"(x {"name": "text_call", "args": {}})";
+    c.tool_calls = {{0, "call_1", "native", R"({"a":)", false}};
+    REQUIRE(!h.feed(c));
+    c.content.clear();
+    c.tool_calls = {{0, "", "", "1}", true}, {1, "call_2", "unfinished", "{", false}};
+    REQUIRE(!h.feed(c));
+    REQUIRE(!h.finalize());
+    REQUIRE(h.invocations().size() == 3);
+    CHECK(h.invocations()[0].name == "text_call");
+    CHECK(h.invocations()[1].id == "call_1");
+    CHECK(h.invocations()[1].arguments == obj(R"({"a":1})"));
+    CHECK(h.invocations()[2].id == "call_2");
+    CHECK(h.invocations()[2].status == invocation_status::incomplete);
+}
+
+TEST_CASE("json: reset starts a fresh stream", "[json]")
+{
+    handler<toolstream::json> h;
+    REQUIRE(!h.feed(R"({"name": "a", "ar)"));
+    h.reset();
+    REQUIRE(!h.feed(R"({"name": "b", "args": {}})"));
+    REQUIRE(!h.finalize());
+    REQUIRE(h.invocations().size() == 1);
+    CHECK(h.invocations()[0].name == "b");
+    CHECK(h.invocations()[0].id == "seg_1");
+}
+
+TEST_CASE("json: byte conservation over generated prose, calls and truncation", "[json][conservation]")
+{
+    constexpr std::array<std::string_view, 6> calls{
+        R"({"tool": {"function": "write_file", "parameters": {"path": "a.txt", "content": "x } y"}}})",
+        R"([{"name": "a", "args": {"s": "say \"}\" ok"}}, {"name": "b", "args": {}}])",
+        R"({ "tool_calls" : [ {"function": {"name": "w", "arguments": "{\"c\": 1}"}} ] })",
+        R"({"name": "bad", "args": {"x": 1,}})",
+        R"({"tools": [], "note": "empty"})",
+        "```json\n{\"function\": {\"name\": \"f\", \"arguments\": {}}}\n```",
+    };
+    for (const auto& input : test::mixed_inputs(calls, 150)) {
+        check_byte_conservation<toolstream::json>(input);
+        check_byte_conservation<toolstream::json>(input, json_options{16});
+    }
+    for (const auto& input : test::mixed_inputs(calls, 25, 7))
+        check_chunk_invariance<toolstream::json>(input);
+}
+
+TEST_CASE("json: holdback stays bounded over 10 MB of prose without tool syntax", "[json][holdback]")
+{
+    test::check_bounded_holdback<toolstream::json>(4096, 10 * 1024 * 1024);
+    test::check_bounded_holdback<toolstream::json>(64, 1024 * 1024, json_options{64});
+}
