@@ -1,0 +1,192 @@
+// The Chat Completions chunk conversion shared by the OpenAI-style dialects (openai_chat,
+// mistral): choices, deltas, finish reasons, usage and in-stream errors.
+#pragma once
+
+#include <toolstream/detail/chunk_builder.hpp>
+#include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/json_fields.hpp>
+#include <toolstream/detail/openai_tool_calls.hpp>
+#include <toolstream/detail/payload_parser.hpp>
+#include <toolstream/error.hpp>
+#include <toolstream/types.hpp>
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace toolstream::detail {
+
+/// True for data that is no chunk: the `[DONE]` sentinel, or the empty and whitespace-only
+/// keep-alives some gateways send.
+inline bool is_chat_sentinel(std::string_view data) noexcept
+{
+    constexpr std::string_view space = " \t\r\n";
+    const std::size_t first = data.find_first_not_of(space);
+    if (first == std::string_view::npos)
+        return true;
+    data = data.substr(first, data.find_last_not_of(space) - first + 1);
+    return data == "[DONE]";
+}
+
+/// `usage` (or Groq's `x_groq.usage`) of a chunk, when it carries token counts.
+inline std::optional<token_usage> read_chat_usage(const boost::json::object& root) noexcept
+{
+    const boost::json::value* usage = root.if_contains("usage");
+    if (usage == nullptr || !usage->is_object()) {
+        const boost::json::value* groq = root.if_contains("x_groq");
+        usage = groq != nullptr && groq->is_object() ? groq->get_object().if_contains("usage") : nullptr;
+    }
+    if (usage == nullptr || !usage->is_object())
+        return std::nullopt;
+    const auto input = count_field(usage->get_object(), "prompt_tokens");
+    const auto output = count_field(usage->get_object(), "completion_tokens");
+    if (!input && !output)
+        return std::nullopt;
+    return token_usage{input.value_or(0), output.value_or(0)};
+}
+
+/// Writes into `out` the error a chunk reports, if any: OpenAI's `{"error":{...}}` (also
+/// OpenRouter's, beside `finish_reason:"error"`) or vLLM's `{"object":"error","message":...}`.
+/// An error without a message is reported as its JSON, which says more than a stock text.
+inline void read_chat_error(const boost::json::value& payload, std::string& out)
+{
+    const boost::json::object& root = payload.get_object();
+    const boost::json::value* source = root.if_contains("error");
+    std::string_view message;
+    if (source != nullptr && !source->is_null() && !(source->is_string() && source->get_string().empty())) {
+        if (const auto* text = source->if_string())
+            message = *text;
+        else if (const auto* o = source->if_object())
+            message = string_field(*o, "message");
+    } else if (string_field(root, "object") == "error") {
+        source = &payload;
+        message = string_field(root, "message");
+    } else {
+        return;
+    }
+    if (message.empty())
+        append_compact_json(out, *source);
+    else
+        out.assign(message);
+}
+
+/// Converts Chat Completions chunks into one `chunk_response` per choice touched.
+///
+/// The `delta.content` shape is the dialect's: `read_content(const boost::json::value&,
+/// chunk_response&)` appends what it holds (OpenAI: a string; Mistral: typed parts).
+class chat_stream {
+public:
+    template<class Emit, class ReadContent>
+    error_code convert(std::string_view data, Emit& emit, ReadContent&& read_content)
+    {
+        if (is_chat_sentinel(data))
+            return {};
+        auto parsed = parser_.parse(data);
+        if (!parsed)
+            return error::invalid_payload;
+        const boost::json::object* root = (*parsed)->if_object();
+        if (root == nullptr)
+            return error::invalid_payload;
+        const boost::json::array* choices = nullptr;
+        if (const auto* v = root->if_contains("choices"); v != nullptr && !v->is_null()) {
+            choices = v->if_array();
+            if (choices == nullptr)
+                return error::invalid_payload;
+        }
+
+        // Usage and errors belong to the response, not to a choice: they ride on choice 0.
+        const std::optional<token_usage> usage = read_chat_usage(*root);
+        bool response_level_pending = true;
+        const auto add_response_level = [&](chunk_response& chunk) {
+            chunk.usage = usage;
+            read_chat_error(**parsed, chunk.error);
+            response_level_pending = false;
+        };
+
+        if (choices != nullptr) {
+            for (std::size_t i = 0; i < choices->size(); ++i) {
+                const boost::json::object* choice = (*choices)[i].if_object();
+                if (choice == nullptr)
+                    continue;
+                const std::size_t index = count_field(*choice, "index").value_or(i);
+                chunk_response& chunk = builder_.begin();
+                read_choice(*choice, chunk, calls_of(index), read_content);
+                if (index == 0 && response_level_pending)
+                    add_response_level(chunk);
+                if (!builder_.empty())
+                    emit(index, std::as_const(chunk));
+            }
+        }
+        if (response_level_pending) {
+            chunk_response& chunk = builder_.begin();
+            add_response_level(chunk);
+            if (!builder_.empty())
+                emit(std::size_t{0}, std::as_const(chunk));
+        }
+        return {};
+    }
+
+private:
+    struct choice_state {
+        std::size_t index = 0;
+        openai_tool_calls calls;
+    };
+
+    template<class ReadContent>
+    void read_choice(const boost::json::object& choice, chunk_response& chunk, openai_tool_calls& calls,
+                     ReadContent& read_content)
+    {
+        // Azure content-filter chunks and finish-only chunks have no delta.
+        if (const auto* v = choice.if_contains("delta"); v != nullptr && v->is_object()) {
+            const boost::json::object& delta = v->get_object();
+            if (const auto* content = delta.if_contains("content"))
+                read_content(*content, chunk);
+            // Vendors name reasoning `reasoning_content` or `reasoning`; a server sending both
+            // sends the same text, so the first non-empty one is taken.
+            std::string_view reasoning = string_field(delta, "reasoning_content");
+            if (reasoning.empty())
+                reasoning = string_field(delta, "reasoning");
+            chunk.reasoning.append(reasoning);
+            chunk.refusal.assign(string_field(delta, "refusal"));
+            if (const auto* tc = delta.if_contains("tool_calls"); tc != nullptr && tc->is_array()) {
+                const boost::json::array& fragments = tc->get_array();
+                for (std::size_t k = 0; k < fragments.size(); ++k)
+                    if (const auto* fragment = fragments[k].if_object())
+                        calls.apply(*fragment, k, builder_);
+            }
+        }
+        // Any finish reason ends the choice, and with it every call it opened: parallel calls
+        // may interleave, so a call is never closed just because another one started.
+        const std::string_view finish = string_field(choice, "finish_reason");
+        if (!finish.empty()) {
+            chunk.finish_reason.assign(finish);
+            chunk.is_complete = true;
+            calls.complete_all(builder_);
+        }
+    }
+
+    openai_tool_calls& calls_of(std::size_t choice)
+    {
+        if (last_choice_ < choices_.size() && choices_[last_choice_].index == choice)
+            return choices_[last_choice_].calls;
+        for (last_choice_ = 0; last_choice_ < choices_.size(); ++last_choice_)
+            if (choices_[last_choice_].index == choice)
+                return choices_[last_choice_].calls;
+        choices_.push_back({choice, {}});
+        return choices_.back().calls;
+    }
+
+    payload_parser parser_;
+    chunk_builder builder_;
+    std::vector<choice_state> choices_;
+    std::size_t last_choice_ = 0;
+};
+
+} // namespace toolstream::detail

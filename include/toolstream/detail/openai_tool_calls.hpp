@@ -1,0 +1,112 @@
+// Assembly of Chat-Completions-style `delta.tool_calls` fragments (OpenAI and every dialect that
+// copies it), tolerant of the ways vendors deviate from OpenAI's own streams.
+#pragma once
+
+#include <toolstream/detail/chunk_builder.hpp>
+#include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/json_fields.hpp>
+#include <toolstream/types.hpp>
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace toolstream::detail {
+
+/// One choice's tool calls, numbered 0, 1, 2... in order of first appearance: that number is
+/// the `index` of the deltas, whatever the wire's `index` values are.
+///
+/// Rules (each seen in real traffic): a fragment's slot is its `index`, or its position in the
+/// `tool_calls` array when it has none (Mistral); the first non-empty `id` and `name` win and
+/// are emitted once, so empty (Qwen `id:""`, GLM `name:""`) and resent (MiniMax) values add
+/// nothing; a different id with no name continues the call (LM Studio), while a different id
+/// *with* a name is a new call on a reused index (Ollama sends every parallel call at index 0);
+/// arguments are appended exactly as received, and an object is serialized once.
+class openai_tool_calls {
+public:
+    /// Applies `fragment`, found at `position` in its `tool_calls` array, adding a delta to `out`
+    /// when it contributes something.
+    void apply(const boost::json::object& fragment, std::size_t position, chunk_builder& out)
+    {
+        const std::uint64_t wire = count_field(fragment, "index").value_or(position);
+        const std::string_view id = string_field(fragment, "id");
+        std::string_view name;
+        const boost::json::value* arguments = nullptr;
+        if (const auto* fn = fragment.if_contains("function"); fn != nullptr && fn->is_object()) {
+            name = string_field(fn->get_object(), "name");
+            arguments = fn->get_object().if_contains("arguments");
+        }
+
+        std::size_t slot = find(wire);
+        const bool fresh = slot == npos
+            || (!name.empty() && !id.empty() && !calls_[slot].id.empty() && id != calls_[slot].id);
+        if (fresh) {
+            if (slot != npos)
+                calls_[slot].shadowed = true;
+            slot = calls_.size();
+            calls_.push_back({wire, {}, {}, false});
+        }
+        last_ = slot;
+        call& c = calls_[slot];
+
+        const bool new_id = c.id.empty() && !id.empty();
+        const bool new_name = c.name.empty() && !name.empty();
+        const boost::json::string* text = arguments != nullptr ? arguments->if_string() : nullptr;
+        const bool object_args = arguments != nullptr && arguments->is_object();
+        if (!fresh && !new_id && !new_name && !object_args && (text == nullptr || text->empty()))
+            return;
+
+        tool_call_delta& d = out.add_call(slot);
+        if (new_id) {
+            c.id = id;
+            d.call_id.assign(id);
+        }
+        if (new_name) {
+            c.name = name;
+            d.name.assign(name);
+        }
+        if (text != nullptr)
+            d.arguments_delta.assign(text->data(), text->size());
+        else if (object_args)
+            append_compact_json(d.arguments_delta, *arguments);
+    }
+
+    /// The choice finished: adds a completion delta for every call not yet complete.
+    void complete_all(chunk_builder& out)
+    {
+        for (; first_open_ < calls_.size(); ++first_open_)
+            out.add_call(first_open_).is_complete = true;
+    }
+
+private:
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+    struct call {
+        std::uint64_t wire_index = 0;
+        std::string id;
+        std::string name;
+        bool shadowed = false;   // a later call reused its wire index
+    };
+
+    /// The live call at `wire`: the previous fragment's call first, as most fragments continue it.
+    std::size_t find(std::uint64_t wire) const noexcept
+    {
+        if (last_ < calls_.size() && calls_[last_].wire_index == wire && !calls_[last_].shadowed)
+            return last_;
+        for (std::size_t i = calls_.size(); i-- > 0;)
+            if (calls_[i].wire_index == wire && !calls_[i].shadowed)
+                return i;
+        return npos;
+    }
+
+    std::vector<call> calls_;
+    std::size_t last_ = 0;
+    std::size_t first_open_ = 0;   // calls before it are complete; only a finish completes calls
+};
+
+} // namespace toolstream::detail

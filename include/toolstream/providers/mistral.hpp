@@ -1,0 +1,79 @@
+// Mistral chat streaming: the Chat Completions shape with Mistral's differences.
+#pragma once
+
+#include <toolstream/detail/json_fields.hpp>
+#include <toolstream/detail/openai_chat_stream.hpp>
+#include <toolstream/error.hpp>
+#include <toolstream/provider.hpp>
+#include <toolstream/types.hpp>
+
+#include <boost/json/value.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace toolstream {
+
+/// Converts as `provider_converter<openai_chat>` does, plus what Mistral sends differently:
+/// `delta.content` may be an array of typed parts (Magistral), whose `text` parts are content
+/// and whose `thinking` parts (nested `text` parts) are reasoning; tool calls come whole, several
+/// in one chunk, with no `index` (their position in the array numbers them) and 9-character ids.
+template<>
+struct provider_converter<mistral> {
+    static constexpr framing wire_framing = framing::sse;
+    static constexpr std::string_view name = "mistral";
+
+    template<chunk_consumer Emit>
+    error_code convert(const stream_event& ev, Emit& emit)
+    {
+        return stream_.convert(ev.data, emit, &read_content);
+    }
+
+    /// Every event is emitted as it converts, so the end of input adds nothing.
+    template<chunk_consumer Emit>
+    void finish(Emit&)
+    {
+    }
+
+private:
+    static void read_content(const boost::json::value& content, chunk_response& out)
+    {
+        if (const auto* text = content.if_string()) {
+            out.content.append(text->data(), text->size());
+            return;
+        }
+        const auto* parts = content.if_array();
+        if (parts == nullptr)
+            return;
+        // Other part types (image_url, reference...) carry no text for these fields.
+        for (const auto& p : *parts) {
+            const auto* part = p.if_object();
+            if (part == nullptr)
+                continue;
+            const std::string_view type = detail::string_field(*part, "type");
+            if (type == "text")
+                out.content.append(detail::string_field(*part, "text"));
+            else if (type == "thinking")
+                append_thinking(part->if_contains("thinking"), out.reasoning);
+        }
+    }
+
+    // `thinking` holds text parts; a plain string is taken as it is.
+    static void append_thinking(const boost::json::value* thinking, std::string& out)
+    {
+        if (thinking == nullptr)
+            return;
+        if (const auto* text = thinking->if_string()) {
+            out.append(text->data(), text->size());
+            return;
+        }
+        if (const auto* parts = thinking->if_array())
+            for (const auto& p : *parts)
+                if (const auto* part = p.if_object(); part != nullptr && detail::string_field(*part, "type") == "text")
+                    out.append(detail::string_field(*part, "text"));
+    }
+
+    detail::chat_stream stream_;
+};
+
+} // namespace toolstream

@@ -1,0 +1,48 @@
+// OpenAI Chat Completions streaming, as spoken by OpenAI and Azure OpenAI and copied by DeepSeek,
+// Groq, xAI, Qwen (DashScope), OpenRouter, vLLM and other OpenAI-compatible servers.
+#pragma once
+
+#include <toolstream/detail/openai_chat_stream.hpp>
+#include <toolstream/error.hpp>
+#include <toolstream/provider.hpp>
+#include <toolstream/types.hpp>
+
+#include <boost/json/value.hpp>
+
+#include <string_view>
+
+namespace toolstream {
+
+/// Emits, per SSE event, one chunk for each choice it touches (`n > 1` streams interleave
+/// choices): `delta.content` as content, `reasoning_content`/`reasoning` as reasoning, `refusal`
+/// apart from content, tool-call fragments as `tool_call_delta`s numbered per choice in order of
+/// first appearance, and on a `finish_reason` the raw reason, `is_complete`, and a completion
+/// delta for each call still open. Usage (`usage` or `x_groq.usage`) and in-stream errors
+/// (`{"error":...}`, vLLM's `"object":"error"`) go on choice 0. `[DONE]` and empty data are
+/// skipped; data that is not a JSON object gives `error::invalid_payload`.
+template<>
+struct provider_converter<openai_chat> {
+    static constexpr framing wire_framing = framing::sse;
+    static constexpr std::string_view name = "openai_chat";
+
+    /// Converts one event; its SSE `event:` name plays no part in this dialect.
+    template<chunk_consumer Emit>
+    error_code convert(const stream_event& ev, Emit& emit)
+    {
+        return stream_.convert(ev.data, emit, [](const boost::json::value& content, chunk_response& out) {
+            if (const auto* text = content.if_string())
+                out.content.append(text->data(), text->size());
+        });
+    }
+
+    /// Every event is emitted as it converts, so the end of input adds nothing.
+    template<chunk_consumer Emit>
+    void finish(Emit&)
+    {
+    }
+
+private:
+    detail::chat_stream stream_;
+};
+
+} // namespace toolstream
