@@ -15,7 +15,7 @@
 namespace toolstream::detail {
 
 /// Where decoded pieces go. A function pointer and a context keep the decoder independent of
-/// the writer type without a virtual call.
+/// the writer type with a plain indirect call.
 struct file_argument_callbacks {
     void* context = nullptr;
     void (*on_body)(void* context, std::string_view decoded_piece) = nullptr;
