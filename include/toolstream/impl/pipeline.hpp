@@ -1,0 +1,123 @@
+// Out-of-line members of toolstream::pipeline.
+#pragma once
+
+#include <toolstream/pipeline.hpp>
+
+namespace toolstream {
+
+template<class Provider, parser_policy Policy, event_sink Sink>
+    requires provider_traits<Provider>
+auto pipeline<Provider, Policy, Sink>::state(std::size_t index) -> choice_state&
+{
+    if (index >= choices_.size())
+        choices_.resize(index + 1);
+    auto& slot = choices_[index];
+    if (!slot) {
+        slot = std::make_unique<choice_state>();
+        slot->record.summary.index = index;
+        slot->record.collect_text = options_.collect_text;
+        handler_options h;
+        h.segment_id_prefix = options_.segment_id_prefix;
+        if (index > 0)
+            h.segment_id_prefix += "c" + std::to_string(index) + ":";
+        slot->handler = std::make_unique<handler_type>(detail::choice_sink<Sink>{&sink_, &slot->record},
+                                                       std::move(h), make_policy_());
+    }
+    return *slot;
+}
+
+template<class Provider, parser_policy Policy, event_sink Sink>
+    requires provider_traits<Provider>
+auto pipeline<Provider, Policy, Sink>::choice(std::size_t index) -> handler_type&
+{
+    return *state(index).handler;
+}
+
+template<class Provider, parser_policy Policy, event_sink Sink>
+    requires provider_traits<Provider>
+void pipeline<Provider, Policy, Sink>::note(error_code ec, error_code& first)
+{
+    if (!ec)
+        return;
+    if (!first)
+        first = ec;
+    if (!first_error_)
+        first_error_ = ec;
+}
+
+template<class Provider, parser_policy Policy, event_sink Sink>
+    requires provider_traits<Provider>
+void pipeline<Provider, Policy, Sink>::route(std::size_t index, const chunk_response& chunk)
+{
+    auto& st = state(index);
+    if (!chunk.finish_reason.empty())
+        st.record.summary.finish_reason = chunk.finish_reason;
+    st.record.summary.refusal.append(chunk.refusal);
+    if (chunk.usage)
+        usage_ = chunk.usage;
+    if (!chunk.error.empty())
+        provider_error_ = chunk.error;
+    st.handler->feed(chunk);   // fails only after finalize, which finish() alone calls
+}
+
+template<class Provider, parser_policy Policy, event_sink Sink>
+    requires provider_traits<Provider>
+error_code pipeline<Provider, Policy, Sink>::write(std::string_view bytes)
+{
+    if (finished_)
+        return error::feed_after_finalize;
+    error_code first;
+    auto emit = [this](std::size_t index, const chunk_response& chunk) { route(index, chunk); };
+    auto on_event = [&](const stream_event& ev) { note(converter_.convert(ev, emit), first); };
+    note(decoder_.write(bytes, on_event), first);
+    return first;
+}
+
+template<class Provider, parser_policy Policy, event_sink Sink>
+    requires provider_traits<Provider>
+error_code pipeline<Provider, Policy, Sink>::finish()
+{
+    if (finished_)
+        return {};
+    error_code first;
+    auto emit = [this](std::size_t index, const chunk_response& chunk) { route(index, chunk); };
+    auto on_event = [&](const stream_event& ev) { note(converter_.convert(ev, emit), first); };
+    note(decoder_.finish(on_event), first);
+    converter_.finish(emit);
+    state(0);   // an empty stream still has its one choice
+    for (auto& c : choices_)
+        if (c)
+            c->handler->finalize();
+    finished_ = true;
+    return first;
+}
+
+template<class Provider, parser_policy Policy, event_sink Sink>
+    requires provider_traits<Provider>
+stream_summary pipeline<Provider, Policy, Sink>::summary() const
+{
+    stream_summary s;
+    s.usage = usage_;
+    s.error = provider_error_;
+    if (!s.error && first_error_)
+        s.error = first_error_.message();
+    for (const auto& c : choices_) {
+        if (!c)
+            continue;
+        choice_summary cs = c->record.summary;
+        const auto& invocations = c->handler->invocations();
+        for (const auto& id : c->record.tool_order)
+            for (const auto& inv : invocations)
+                if (inv.id == id) {
+                    // A stream broken by an error abandons the calls it left open (the SDKs
+                    // throw); a merely truncated stream still lists them, flagged incomplete.
+                    if (!(s.error && inv.status == invocation_status::incomplete))
+                        cs.tool_calls.push_back(inv);
+                    break;
+                }
+        s.choices.push_back(std::move(cs));
+    }
+    return s;
+}
+
+} // namespace toolstream
