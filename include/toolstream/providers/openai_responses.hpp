@@ -1,0 +1,350 @@
+// OpenAI Responses API streaming (`event: <type>` + JSON data) converted to chunk_responses.
+#pragma once
+
+#include <toolstream/detail/payload_parser.hpp>
+#include <toolstream/error.hpp>
+#include <toolstream/provider.hpp>
+#include <toolstream/types.hpp>
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace toolstream {
+
+/// Converts OpenAI Responses API events (also LM Studio's). Everything lands in choice 0.
+///
+/// - Client calls are `function_call` and `custom_tool_call` output items. Their index is the
+///   item's `output_index`; `output_item.added` gives `call_id` (not the `fc_` item id) and name.
+///   Argument (or custom input) deltas are appended raw; `.done` completes the call and, when no
+///   delta carried any text, supplies the arguments; `output_item.done` is the last fallback.
+///   Items the provider runs itself (`web_search_call`, ...) are not emitted.
+/// - `output_text.delta` is content, `refusal.delta` is refusal, `reasoning_summary_text.delta`
+///   and `reasoning_text.delta` are reasoning.
+/// - `response.completed` / `.incomplete` / `.failed` give `response.status` as finish reason,
+///   `response.usage` and completion; `error` events and a failed response's error give the
+///   provider's message (nested `{"error":{"message"}}` or flat `{"message"}`).
+template<>
+struct provider_converter<openai_responses> {
+    static constexpr framing wire_framing = framing::sse;
+    static constexpr std::string_view name = "openai_responses";
+
+    /// Output items per response beyond which an `output_index` is taken as hostile.
+    static constexpr std::size_t max_items = 4096;
+
+    template<chunk_consumer Emit>
+    error_code convert(const stream_event& ev, Emit& emit)
+    {
+        auto parsed = parser_.parse(ev.data);
+        if (!parsed)
+            return error::invalid_payload;
+        const auto* root = (*parsed)->if_object();
+        if (root == nullptr)
+            return error::invalid_payload;
+        const std::string_view type = ev.name.empty() ? string_at(*root, "type") : ev.name;
+
+        if (type == "response.output_text.delta")
+            return send_text(begin_chunk().content, *root, emit);
+        if (type == "response.reasoning_summary_text.delta" || type == "response.reasoning_text.delta")
+            return send_text(begin_chunk().reasoning, *root, emit);
+        if (type == "response.refusal.delta")
+            return send_text(begin_chunk().refusal, *root, emit);
+        if (type == "response.function_call_arguments.delta" || type == "response.custom_tool_call_input.delta")
+            return on_arguments_delta(*root, emit);
+        if (type == "response.function_call_arguments.done")
+            return on_arguments_done(*root, "arguments", emit);
+        if (type == "response.custom_tool_call_input.done")
+            return on_arguments_done(*root, "input", emit);
+        if (type == "response.output_item.added")
+            return on_item_added(*root, emit);
+        if (type == "response.output_item.done")
+            return on_item_done(*root, emit);
+        if (type == "response.completed" || type == "response.incomplete" || type == "response.failed")
+            return on_response_end(*root, type.substr(type.find('.') + 1), emit);
+        if (type == "error")
+            return on_error(*root, emit);
+        if (type == "response.created") {
+            // One stream may hold several responses (an agent run); output indices restart with
+            // each, so later calls are numbered after the earlier ones.
+            base_index_ += items_.size();
+            items_.clear();
+        } else if (type.empty()) {
+            return error::invalid_payload;
+        }
+        return {};   // bookkeeping events (in_progress, content_part.*, *.done texts) carry nothing new
+    }
+
+    /// Nothing is held back: every delta was emitted when it arrived.
+    template<chunk_consumer Emit>
+    void finish(Emit&)
+    {
+    }
+
+private:
+    enum class item_kind : unsigned char { unknown, client_call, other };
+
+    struct item_state {
+        std::string id;                // the item's own id (`fc_...`), for events without output_index
+        item_kind kind = item_kind::unknown;
+        bool announced = false;        // call_id and name were emitted
+        bool has_arguments = false;    // argument text was emitted
+        bool complete = false;
+    };
+
+    static bool is_client_call(std::string_view item_type)
+    {
+        return item_type == "function_call" || item_type == "custom_tool_call";
+    }
+
+    template<class Emit>
+    error_code send_text(std::string& field, const boost::json::object& root, Emit& emit)
+    {
+        field.assign(string_at(root, "delta"));
+        if (!field.empty())
+            send(emit);
+        return {};
+    }
+
+    template<class Emit>
+    error_code on_item_added(const boost::json::object& root, Emit& emit)
+    {
+        const auto index = index_at(root);
+        const auto* item = object_at(root, "item");
+        if (!index || item == nullptr)
+            return error::invalid_payload;
+        auto& state = slot(*index);
+        state.id.assign(string_at(*item, "id"));
+        if (!is_client_call(string_at(*item, "type"))) {
+            state.kind = item_kind::other;
+            return {};
+        }
+        state.kind = item_kind::client_call;
+        announce(state, *item, begin_call(*index));
+        send(emit);
+        return {};
+    }
+
+    template<class Emit>
+    error_code on_arguments_delta(const boost::json::object& root, Emit& emit)
+    {
+        const auto index = locate(root);
+        if (!index)
+            return error::invalid_payload;
+        auto& state = items_[*index];
+        if (state.kind == item_kind::other)
+            return {};
+        state.kind = item_kind::client_call;   // a compat server may skip output_item.added
+        auto& d = begin_call(*index);
+        d.call_id.assign(string_at(root, "call_id"));
+        d.arguments_delta.assign(string_at(root, "delta"));
+        state.has_arguments = state.has_arguments || !d.arguments_delta.empty();
+        send(emit);
+        return {};
+    }
+
+    template<class Emit>
+    error_code on_arguments_done(const boost::json::object& root, std::string_view field, Emit& emit)
+    {
+        const auto index = locate(root);
+        if (!index)
+            return error::invalid_payload;
+        auto& state = items_[*index];
+        if (state.kind == item_kind::other || state.complete)
+            return {};
+        state.kind = item_kind::client_call;
+        complete(state, root, field, begin_call(*index));
+        send(emit);
+        return {};
+    }
+
+    template<class Emit>
+    error_code on_item_done(const boost::json::object& root, Emit& emit)
+    {
+        const auto index = index_at(root);
+        const auto* item = object_at(root, "item");
+        if (!index || item == nullptr)
+            return error::invalid_payload;
+        const std::string_view item_type = string_at(*item, "type");
+        auto& state = slot(*index);
+        if (!is_client_call(item_type) || (state.complete && state.announced))
+            return {};
+        state.kind = item_kind::client_call;
+        state.id.assign(string_at(*item, "id"));
+        auto& d = begin_call(*index);
+        announce(state, *item, d);   // a compat server may have sent no output_item.added
+        if (!state.complete)
+            complete(state, *item, item_type == "custom_tool_call" ? "input" : "arguments", d);
+        send(emit);
+        return {};
+    }
+
+    template<class Emit>
+    error_code on_response_end(const boost::json::object& root, std::string_view event_status, Emit& emit)
+    {
+        auto& c = begin_chunk();
+        c.is_complete = true;
+        c.finish_reason.assign(event_status);
+        if (const auto* response = object_at(root, "response")) {
+            if (const std::string_view status = string_at(*response, "status"); !status.empty())
+                c.finish_reason.assign(status);
+            if (const auto* usage = object_at(*response, "usage"))
+                c.usage = token_usage{count_at(*usage, "input_tokens").value_or(0),
+                                      count_at(*usage, "output_tokens").value_or(0)};
+            if (const auto* failure = response->if_contains("error"); failure != nullptr && !failure->is_null())
+                c.error.assign(error_message(*failure));
+        }
+        send(emit);
+        return {};
+    }
+
+    template<class Emit>
+    error_code on_error(const boost::json::object& root, Emit& emit)
+    {
+        const auto* nested = root.if_contains("error");
+        begin_chunk().error.assign(nested != nullptr && !nested->is_null() ? error_message(*nested)
+                                                                           : object_message(root));
+        send(emit);
+        return {};
+    }
+
+    // The message of an error value: an object's message, a bare string, else a placeholder.
+    static std::string_view error_message(const boost::json::value& v)
+    {
+        if (const auto* s = v.if_string())
+            return *s;
+        if (const auto* o = v.if_object())
+            return object_message(*o);
+        return "provider error";
+    }
+
+    static std::string_view object_message(const boost::json::object& o)
+    {
+        for (const char* key : {"message", "code"})
+            if (const std::string_view text = string_at(o, key); !text.empty())
+                return text;
+        return "provider error";
+    }
+
+    static void announce(item_state& state, const boost::json::object& item, tool_call_delta& d)
+    {
+        if (state.announced)
+            return;
+        d.call_id.assign(string_at(item, "call_id"));
+        d.name.assign(string_at(item, "name"));
+        state.announced = true;
+    }
+
+    // Completes the call; `source[field]` is its whole argument text, used only if no delta had any.
+    static void complete(item_state& state, const boost::json::object& source, std::string_view field,
+                         tool_call_delta& d)
+    {
+        if (!state.has_arguments) {
+            d.arguments_delta.assign(string_at(source, field));
+            state.has_arguments = true;
+        }
+        if (d.name.empty() && !state.announced)
+            d.name.assign(string_at(source, "name"));
+        d.is_complete = true;
+        state.complete = true;
+    }
+
+    item_state& slot(std::size_t index)
+    {
+        if (index >= items_.size())
+            items_.resize(index + 1);
+        return items_[index];
+    }
+
+    // The item an argument event refers to: by output_index, else by item_id (newest first).
+    std::optional<std::size_t> locate(const boost::json::object& root)
+    {
+        if (const auto index = index_at(root)) {
+            slot(*index);
+            return index;
+        }
+        const std::string_view id = string_at(root, "item_id");
+        for (std::size_t i = items_.size(); !id.empty() && i-- > 0;)
+            if (items_[i].id == id)
+                return i;
+        return std::nullopt;
+    }
+
+    std::optional<std::size_t> index_at(const boost::json::object& o) const
+    {
+        auto n = count_at(o, "output_index");
+        if (!n || *n >= max_items)
+            return std::nullopt;
+        return static_cast<std::size_t>(*n);
+    }
+
+    // chunk_response::clear() would destroy the tool-call delta and its strings' buffers: it is
+    // parked in spare_ instead, so steady-state conversion does not allocate.
+    chunk_response& begin_chunk()
+    {
+        if (!chunk_.tool_calls.empty())
+            spare_ = std::move(chunk_.tool_calls.front());
+        chunk_.clear();
+        return chunk_;
+    }
+
+    tool_call_delta& begin_call(std::size_t output_index)
+    {
+        begin_chunk();
+        auto& d = chunk_.tool_calls.emplace_back(std::move(spare_));
+        d.index = base_index_ + output_index;
+        d.call_id.clear();
+        d.name.clear();
+        d.arguments_delta.clear();
+        d.is_complete = false;
+        return d;
+    }
+
+    template<class Emit>
+    void send(Emit& emit)
+    {
+        emit(std::size_t{0}, std::as_const(chunk_));
+    }
+
+    static const boost::json::object* object_at(const boost::json::object& o, std::string_view key)
+    {
+        const auto* v = o.if_contains(key);
+        return v != nullptr ? v->if_object() : nullptr;
+    }
+
+    static std::string_view string_at(const boost::json::object& o, std::string_view key)
+    {
+        const auto* v = o.if_contains(key);
+        const auto* s = v != nullptr ? v->if_string() : nullptr;
+        return s != nullptr ? std::string_view(*s) : std::string_view();
+    }
+
+    static std::optional<std::uint64_t> count_at(const boost::json::object& o, std::string_view key)
+    {
+        const auto* v = o.if_contains(key);
+        if (v == nullptr)
+            return std::nullopt;
+        if (const auto* u = v->if_uint64())
+            return *u;
+        if (const auto* i = v->if_int64(); i != nullptr && *i >= 0)
+            return static_cast<std::uint64_t>(*i);
+        if (const auto* d = v->if_double(); d != nullptr && *d >= 0 && *d < 1.8e19 && std::trunc(*d) == *d)
+            return static_cast<std::uint64_t>(*d);
+        return std::nullopt;
+    }
+
+    chunk_response chunk_;
+    tool_call_delta spare_;
+    detail::payload_parser parser_;
+    std::vector<item_state> items_;   // by output_index, for the current response
+    std::size_t base_index_ = 0;      // call index of output_index 0 of the current response
+};
+
+} // namespace toolstream
