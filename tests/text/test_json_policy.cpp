@@ -256,6 +256,15 @@ TEST_CASE("json: invalid JSON or arguments at the end of a call END invalid_argu
     }
 }
 
+TEST_CASE("json: START and END agree on a name beside a function object", "[json]")
+{
+    const std::string_view input = R"({"function": {"arguments": {"a": 1}}, "name": "n"})";
+    check_single_call(input, "n", R"({"a":1})");
+    const auto r = run_whole<toolstream::json>(input);
+    CHECK(r.events.front().metadata.at("tool_name") == "n");
+    CHECK(r.events.back().metadata.at("tool_name") == "n");
+}
+
 TEST_CASE("json: a tool name with escapes is decoded", "[json]")
 {
     check_single_call(R"({"name": "caf\u00e9_\"q\"", "args": {}})", "caf\xc3\xa9_\"q\"", "{}");

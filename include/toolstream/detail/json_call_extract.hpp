@@ -79,11 +79,11 @@ inline void read_call(const boost::json::object& o, json_call& out)
         read_name(field(fo, "name"), out);
         if (const auto* inner = first_field(fo, {"arguments", "parameters", "args"}))
             args = inner;
-    } else if (f != nullptr && f->is_string()) {
-        read_name(f, out);
     } else {
-        read_name(field(o, "name"), out);
+        read_name(f, out);
     }
+    if (out.name.empty())
+        read_name(field(o, "name"), out);
     read_arguments(args, out);
 }
 
