@@ -45,6 +45,18 @@ inline boost::json::value parse_arguments_raw(std::string_view raw)
     return v;
 }
 
+/// A call's `arguments` for the summary: the raw text parsed as JSON when it is JSON (the wire
+/// semantics above), else what the policy parsed (XML arguments, a file body), null if invalid.
+inline boost::json::value summary_arguments(const tool_invocation& inv)
+{
+    const auto first = inv.arguments_raw.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos || inv.arguments_raw[first] == '{' || inv.arguments_raw[first] == '[')
+        return parse_arguments_raw(inv.arguments_raw);
+    if (inv.status == invocation_status::invalid_arguments)
+        return nullptr;
+    return inv.arguments;
+}
+
 /// The summary as `toolstream-replay --emit summary` prints it (the `.expected.json` shape).
 inline boost::json::object to_json(const stream_summary& s, std::string_view provider, std::string_view framing)
 {
@@ -54,7 +66,7 @@ inline boost::json::object to_json(const stream_summary& s, std::string_view pro
         for (const auto& inv : c.tool_calls)
             calls.push_back(boost::json::object{{"id", inv.id},
                                                 {"name", inv.name},
-                                                {"arguments", parse_arguments_raw(inv.arguments_raw)},
+                                                {"arguments", summary_arguments(inv)},
                                                 {"arguments_raw", inv.arguments_raw}});
         boost::json::value finish = nullptr;
         if (c.finish_reason)

@@ -1,0 +1,97 @@
+// Choosing the provider and the parser policy at run time, by name, through std::variant.
+#pragma once
+
+#include <toolstream/pipeline.hpp>
+#include <toolstream/policies/runtime.hpp>
+#include <toolstream/providers/anthropic.hpp>
+#include <toolstream/providers/gemini.hpp>
+#include <toolstream/providers/mistral.hpp>
+#include <toolstream/providers/ollama.hpp>
+#include <toolstream/providers/openai_chat.hpp>
+#include <toolstream/providers/openai_responses.hpp>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+namespace toolstream {
+
+/// A pipeline whose provider and policy are named at run time. Each alternative is a fully
+/// compile-time pipeline; the variant adds one dispatch per write(), none per event.
+template<event_sink Sink = recording_sink>
+class runtime_pipeline {
+public:
+    using variant_type = std::variant<pipeline<openai_chat, runtime_policy, Sink>,
+                                      pipeline<openai_responses, runtime_policy, Sink>,
+                                      pipeline<anthropic, runtime_policy, Sink>,
+                                      pipeline<gemini, runtime_policy, Sink>,
+                                      pipeline<ollama, runtime_policy, Sink>,
+                                      pipeline<mistral, runtime_policy, Sink>>;
+
+    /// The names `create` takes, as the converters spell them.
+    static constexpr std::array<std::string_view, 6> provider_names{
+        provider_converter<openai_chat>::name, provider_converter<openai_responses>::name,
+        provider_converter<anthropic>::name,   provider_converter<gemini>::name,
+        provider_converter<ollama>::name,      provider_converter<mistral>::name};
+
+    /// error::unknown_provider or error::unknown_parser for names nobody has.
+    static result<std::unique_ptr<runtime_pipeline>> create(std::string_view provider, std::string_view parser,
+                                                            Sink sink = {}, pipeline_options options = {})
+    {
+        if (auto probe = make_policy(parser); !probe)
+            return probe.error();
+        return create_at(provider, std::string(parser), std::move(sink), std::move(options),
+                         std::make_index_sequence<provider_names.size()>{});
+    }
+
+    error_code write(std::string_view bytes)
+    {
+        return std::visit([&](auto& p) { return p.write(bytes); }, pipeline_);
+    }
+    error_code finish()
+    {
+        return std::visit([](auto& p) { return p.finish(); }, pipeline_);
+    }
+    stream_summary summary() const
+    {
+        return std::visit([](const auto& p) { return p.summary(); }, pipeline_);
+    }
+    Sink& sink()
+    {
+        return std::visit([](auto& p) -> Sink& { return p.sink(); }, pipeline_);
+    }
+    std::string_view provider_name() const noexcept { return provider_names[pipeline_.index()]; }
+    framing wire_framing() const noexcept
+    {
+        return pipeline_.index() == 4 ? framing::ndjson : framing::sse;
+    }
+
+private:
+    template<std::size_t I>
+    runtime_pipeline(std::in_place_index_t<I> which, const std::string& parser, Sink sink, pipeline_options options)
+        : pipeline_(which, std::move(sink), std::move(options), [parser] { return make_policy(parser).value(); })
+    {
+    }
+
+    template<std::size_t... I>
+    static result<std::unique_ptr<runtime_pipeline>> create_at(std::string_view provider, const std::string& parser,
+                                                               Sink sink, pipeline_options options,
+                                                               std::index_sequence<I...>)
+    {
+        std::unique_ptr<runtime_pipeline> made;
+        ((provider == provider_names[I]
+              ? void(made.reset(new runtime_pipeline(std::in_place_index<I>, parser, std::move(sink), std::move(options))))
+              : void()),
+         ...);
+        if (!made)
+            return error::unknown_provider;
+        return made;
+    }
+
+    variant_type pipeline_;
+};
+
+} // namespace toolstream

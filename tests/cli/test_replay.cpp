@@ -1,0 +1,130 @@
+// toolstream-replay run as a process: the contract other programs drive.
+#include "catch_compat.hpp"
+#include "support/chunk_summary.hpp"
+#include "support/fixtures.hpp"
+
+#include <boost/json.hpp>
+
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+struct process_result {
+    int exit_code = -1;
+    std::string out;
+};
+
+#ifdef TOOLSTREAM_REPLAY_PATH
+process_result run(const std::string& args, const std::string& stdin_text = {})
+{
+    std::string command = std::string(TOOLSTREAM_REPLAY_PATH) + " " + args + " 2>/dev/null";
+    if (!stdin_text.empty()) {
+        char input[] = "/tmp/toolstream-replay-XXXXXX";
+        const int fd = ::mkstemp(input);
+        REQUIRE(fd >= 0);
+        REQUIRE(::write(fd, stdin_text.data(), stdin_text.size()) == static_cast<ssize_t>(stdin_text.size()));
+        ::close(fd);
+        command += std::string(" < ") + input;
+    }
+    process_result r;
+    std::FILE* p = ::popen(command.c_str(), "r");
+    REQUIRE(p != nullptr);
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
+        r.out.append(buf, n);
+    const int status = ::pclose(p);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+std::string provider_for(const std::string& dir)
+{
+    if (dir == "deepseek" || dir == "groq" || dir == "xai" || dir == "alibaba")
+        return "openai_chat";
+    return dir;
+}
+#endif
+
+} // namespace
+
+#ifdef TOOLSTREAM_REPLAY_PATH
+
+TEST_CASE("replay: --emit summary equals every fixture's expected result", "[cli]")
+{
+    const auto fixtures = toolstream::test::load_fixtures();
+    if (fixtures.empty()) {
+        WARN("TOOLSTREAM_FIXTURES_DIR is not set: replay fixtures skipped");
+        return;
+    }
+    for (const auto& f : fixtures) {
+        const std::string provider = provider_for(f.provider_dir);
+        for (const char* chunk : {"", " --chunk 1", " --chunk 7"}) {
+            auto r = run("--provider " + provider + chunk + " " + f.stream_path.string());
+            INFO(f.name << chunk << "\n" << r.out);
+            REQUIRE(r.exit_code == 0);
+            const auto got = boost::json::parse(r.out).as_object();
+            CHECK(got.at("provider") == boost::json::value(provider));
+            CHECK(got.at("framing") == "sse");
+            CHECK(toolstream::test::compare_with_expected(got, f.expected, provider != "gemini") == "");
+        }
+    }
+}
+
+TEST_CASE("replay: --emit events and --emit invocations print one JSON object per line", "[cli]")
+{
+    const std::string input = R"(data: {"choices":[{"index":0,"delta":{"content":"ok","tool_calls":[{"index":0,"id":"call_1","function":{"name":"f","arguments":"{\"a\":1}"}}]},"finish_reason":"tool_calls"}]})"
+                              "\n\ndata: [DONE]\n\n";
+    auto events = run("--provider openai_chat --emit events -", input);
+    REQUIRE(events.exit_code == 0);
+    std::vector<boost::json::value> lines;
+    for (std::size_t at = 0, nl; (nl = events.out.find('\n', at)) != std::string::npos; at = nl + 1)
+        lines.push_back(boost::json::parse(events.out.substr(at, nl - at)));
+    REQUIRE(lines.size() == 6);
+    CHECK(lines[0].at("type") == "SEGMENT_START");
+    CHECK(lines[3].at("segment_id") == "call_1");
+    CHECK(lines[5].at("payload").at("metadata").at("arguments") == boost::json::parse(R"({"a":1})"));
+
+    auto invocations = run("--provider openai_chat --emit invocations --chunk 5 -", input);
+    REQUIRE(invocations.exit_code == 0);
+    CHECK(boost::json::parse(invocations.out)
+          == boost::json::parse(R"({"id":"call_1","name":"f","arguments":{"a":1},"status":"complete"})"));
+}
+
+TEST_CASE("replay: --provider text feeds plain model output to the chosen parser", "[cli]")
+{
+    auto r = run("--provider text --parser xml", R"(Reading. <tool name="read_file"><arg name="path">/a</arg></tool> Done.)");
+    REQUIRE(r.exit_code == 0);
+    const auto got = boost::json::parse(r.out);
+    CHECK(got.at("choices").at(0).at("text") == "Reading.  Done.");
+    CHECK(got.at("choices").at(0).at("tool_calls").at(0).at("arguments") == boost::json::parse(R"({"path":"/a"})"));
+    CHECK(got.at("usage").is_null());
+}
+
+TEST_CASE("replay: a provider error is reported in the summary with exit code 0", "[cli]")
+{
+    auto r = run("--provider openai_chat -", "data: {\"error\":{\"message\":\"quota exceeded\"}}\n\n");
+    REQUIRE(r.exit_code == 0);
+    CHECK(boost::json::parse(r.out).at("error") == "quota exceeded");
+}
+
+TEST_CASE("replay: bad usage exits 2, I/O failure exits 1", "[cli]")
+{
+    CHECK(run("").exit_code == 2);
+    CHECK(run("--provider nobody /dev/null").exit_code == 2);
+    CHECK(run("--provider openai_chat --parser nothing /dev/null").exit_code == 2);
+    CHECK(run("--provider openai_chat --chunk 0 /dev/null").exit_code == 2);
+    CHECK(run("--provider openai_chat --emit everything /dev/null").exit_code == 2);
+    CHECK(run("--provider openai_chat --bogus /dev/null").exit_code == 2);
+    CHECK(run("--provider openai_chat /no/such/file").exit_code == 1);
+    CHECK(run("--provider openai_chat /dev/null").exit_code == 0);
+}
+
+#else
+TEST_CASE("replay: the CLI was not built, so its process tests are skipped", "[cli]")
+{
+    WARN("toolstream-replay not built (TOOLSTREAM_BUILD_EXAMPLES=OFF)");
+}
+#endif
