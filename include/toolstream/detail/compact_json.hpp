@@ -1,0 +1,160 @@
+// Compact JSON text as JavaScript's JSON.stringify writes it, appended to a caller's string.
+//
+// Providers that send tool arguments as objects (Gemini `args`, Ollama `arguments`) or as typed
+// pieces (Gemini `partialArgs`) need their text form. boost::json::serialize is not used: it
+// writes `1E21` and `5E-1`, and `Infinity` for an overflowing number, and it returns a fresh
+// string, while these functions append into a buffer whose capacity the caller reuses.
+#pragma once
+
+#include <boost/json/value.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace toolstream::detail {
+
+/// Appends the JSON escape of `s` without the surrounding quotes. Non-ASCII bytes pass through
+/// unchanged; control characters use the short escapes or `\u00xx`, as JSON.stringify does.
+inline void append_json_escaped(std::string& out, std::string_view s)
+{
+    static constexpr char hex[] = "0123456789abcdef";
+    std::size_t run = 0;   // start of the pending run of bytes that need no escape
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        out.append(s.data() + run, i - run);
+        run = i + 1;
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            out += "\\u00";
+            out += hex[c >> 4];
+            out += hex[c & 0xf];
+        }
+    }
+    out.append(s.data() + run, s.size() - run);
+}
+
+/// Appends a double as ECMAScript Number::toString does (shortest round-trip digits, fixed
+/// notation for exponents in [-7, 21), `1e+21` beyond). Non-finite values become `null`.
+inline void append_js_number(std::string& out, double d)
+{
+    if (!std::isfinite(d)) {
+        out += "null";
+        return;
+    }
+    if (d == 0) {   // also -0, which JSON.stringify writes as 0
+        out += '0';
+        return;
+    }
+    char sci[32];   // "-d.ddddddddddddddde-308" at most
+    const auto end = std::to_chars(sci, sci + sizeof sci, d, std::chars_format::scientific).ptr;
+    const char* p = sci;
+    if (*p == '-') {
+        out += '-';
+        ++p;
+    }
+    char digits[20];
+    int k = 0;
+    for (; *p != 'e'; ++p)
+        if (*p != '.')
+            digits[k++] = *p;
+    ++p;   // 'e'
+    const bool negative_exp = *p == '-';
+    int e = 0;
+    std::from_chars(p + 1, end, e);
+    const int n = (negative_exp ? -e : e) + 1;   // the decimal point sits after n digits
+    const std::string_view ds(digits, static_cast<std::size_t>(k));
+    if (k <= n && n <= 21) {
+        out += ds;
+        out.append(static_cast<std::size_t>(n - k), '0');
+    } else if (0 < n && n <= 21) {
+        out += ds.substr(0, static_cast<std::size_t>(n));
+        out += '.';
+        out += ds.substr(static_cast<std::size_t>(n));
+    } else if (-6 < n && n <= 0) {
+        out += "0.";
+        out.append(static_cast<std::size_t>(-n), '0');
+        out += ds;
+    } else {
+        out += ds[0];
+        if (k > 1) {
+            out += '.';
+            out += ds.substr(1);
+        }
+        out += n - 1 < 0 ? "e-" : "e+";
+        char exp[8];
+        const auto exp_end = std::to_chars(exp, exp + sizeof exp, n - 1 < 0 ? 1 - n : n - 1).ptr;
+        out.append(exp, exp_end);
+    }
+}
+
+/// Appends a JSON number value (integers exactly as parsed, doubles as append_js_number).
+inline void append_json_number(std::string& out, const boost::json::value& v)
+{
+    char buf[24];
+    if (v.is_int64()) {
+        out.append(buf, std::to_chars(buf, buf + sizeof buf, v.get_int64()).ptr);
+    } else if (v.is_uint64()) {
+        out.append(buf, std::to_chars(buf, buf + sizeof buf, v.get_uint64()).ptr);
+    } else {
+        append_js_number(out, v.get_double());
+    }
+}
+
+/// Appends the compact serialization of `v`: no whitespace, object keys in stored order.
+/// Recursion depth is bounded by the parser's nesting limit.
+inline void append_compact_json(std::string& out, const boost::json::value& v)
+{
+    switch (v.kind()) {
+    case boost::json::kind::null: out += "null"; break;
+    case boost::json::kind::bool_: out += v.get_bool() ? "true" : "false"; break;
+    case boost::json::kind::int64:
+    case boost::json::kind::uint64:
+    case boost::json::kind::double_: append_json_number(out, v); break;
+    case boost::json::kind::string:
+        out += '"';
+        append_json_escaped(out, v.get_string());
+        out += '"';
+        break;
+    case boost::json::kind::array: {
+        out += '[';
+        bool first = true;
+        for (const auto& item : v.get_array()) {
+            if (!first)
+                out += ',';
+            first = false;
+            append_compact_json(out, item);
+        }
+        out += ']';
+        break;
+    }
+    case boost::json::kind::object: {
+        out += '{';
+        bool first = true;
+        for (const auto& member : v.get_object()) {
+            if (!first)
+                out += ',';
+            first = false;
+            out += '"';
+            append_json_escaped(out, member.key());
+            out += "\":";
+            append_compact_json(out, member.value());
+        }
+        out += '}';
+        break;
+    }
+    }
+}
+
+} // namespace toolstream::detail

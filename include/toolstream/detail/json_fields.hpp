@@ -1,0 +1,43 @@
+// Lenient typed reads of optional fields of a provider payload.
+#pragma once
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace toolstream::detail {
+
+// A field that is missing or of another type reads as absent: providers add, drop and null
+// fields freely, and one odd field should not cost the rest of the event.
+
+/// The string at `key`, or an empty view.
+inline std::string_view string_field(const boost::json::object& obj, std::string_view key) noexcept
+{
+    const auto* v = obj.if_contains(key);
+    return v != nullptr && v->is_string() ? std::string_view(v->get_string()) : std::string_view();
+}
+
+/// True only when `key` holds the boolean true.
+inline bool true_field(const boost::json::object& obj, std::string_view key) noexcept
+{
+    const auto* v = obj.if_contains(key);
+    return v != nullptr && v->is_bool() && v->get_bool();
+}
+
+/// The non-negative integer at `key` (a token count, an index), if there is one.
+inline std::optional<std::uint64_t> count_field(const boost::json::object& obj, std::string_view key) noexcept
+{
+    const auto* v = obj.if_contains(key);
+    if (v == nullptr)
+        return std::nullopt;
+    if (v->is_uint64())
+        return v->get_uint64();
+    if (v->is_int64() && v->get_int64() >= 0)
+        return static_cast<std::uint64_t>(v->get_int64());
+    return std::nullopt;
+}
+
+} // namespace toolstream::detail

@@ -1,0 +1,118 @@
+// Ollama native `/api/chat` streaming (NDJSON).
+#pragma once
+
+#include <toolstream/detail/chunk_builder.hpp>
+#include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/json_fields.hpp>
+#include <toolstream/detail/payload_parser.hpp>
+#include <toolstream/error.hpp>
+#include <toolstream/provider.hpp>
+#include <toolstream/types.hpp>
+
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace toolstream {
+
+/// Each NDJSON line is one `ChatResponse`, always choice 0.
+///
+/// - `message.content` is content, `message.thinking` reasoning.
+/// - `message.tool_calls[]` arrive whole: each becomes one complete delta, numbered in order of
+///   appearance over the stream (`function.index` is not sent consistently), with `id` when the
+///   wire has one and `function.arguments` in compact JSON (`{}` when absent; a string, as some
+///   proxies send, is kept as it is).
+/// - `done: true` completes the chunk, with `done_reason` as the raw finish reason;
+///   `prompt_eval_count` / `eval_count` give the usage.
+/// - An `{"error": "..."}` line sets `error`.
+template<>
+struct provider_converter<ollama> {
+    static constexpr framing wire_framing = framing::ndjson;
+    static constexpr std::string_view name = "ollama";
+
+    template<chunk_consumer Emit>
+    error_code convert(const stream_event& ev, Emit& emit)
+    {
+        if (ev.data.find_first_not_of(" \t\r\n") == std::string_view::npos)
+            return {};   // blank line
+        auto parsed = parser_.parse(ev.data);
+        if (!parsed || !(*parsed)->is_object())
+            return error::invalid_payload;
+        const auto& line = (*parsed)->get_object();
+        auto& chunk = builder_.begin();
+
+        if (const auto* err = line.if_contains("error"); err != nullptr && !err->is_null()) {
+            const auto* obj = err->if_object();
+            const auto message = obj != nullptr ? detail::string_field(*obj, "message") : std::string_view();
+            if (err->is_string())
+                chunk.error.assign(err->get_string());
+            else if (!message.empty())
+                chunk.error.assign(message);
+            else
+                detail::append_compact_json(chunk.error, *err);
+        }
+        if (const auto* message = line.if_contains("message"); message != nullptr && message->is_object())
+            convert_message(message->get_object());
+        if (detail::true_field(line, "done")) {
+            chunk.is_complete = true;
+            chunk.finish_reason.assign(detail::string_field(line, "done_reason"));
+        }
+        const auto input = detail::count_field(line, "prompt_eval_count");
+        const auto output = detail::count_field(line, "eval_count");
+        if (input || output)
+            chunk.usage = token_usage{input.value_or(0), output.value_or(0)};
+
+        if (!builder_.empty())
+            emit(std::size_t{0}, chunk);
+        return {};
+    }
+
+    /// Ollama sends nothing in pieces: there is nothing to flush.
+    template<chunk_consumer Emit>
+    void finish(Emit&)
+    {
+    }
+
+private:
+    void convert_message(const boost::json::object& message)
+    {
+        auto& chunk = builder_.chunk();
+        chunk.content.assign(detail::string_field(message, "content"));
+        chunk.reasoning.assign(detail::string_field(message, "thinking"));
+        const auto* calls = message.if_contains("tool_calls");
+        if (calls == nullptr || !calls->is_array())
+            return;
+        for (const auto& c : calls->get_array()) {
+            const auto* call = c.if_object();
+            const auto* function = call != nullptr ? call->if_contains("function") : nullptr;
+            if (function == nullptr || !function->is_object())
+                continue;
+            const auto& fn = function->get_object();
+            auto& d = builder_.add_call(next_call_++);
+            d.call_id.assign(detail::string_field(*call, "id"));
+            d.name.assign(detail::string_field(fn, "name"));
+            const auto* args = fn.if_contains("arguments");
+            if (args == nullptr || args->is_null())
+                d.arguments_delta.assign("{}");
+            else if (args->is_string())
+                d.arguments_delta.assign(args->get_string());
+            else
+                detail::append_compact_json(d.arguments_delta, *args);
+            d.is_complete = true;
+        }
+    }
+
+
+
+    detail::payload_parser parser_;
+    detail::chunk_builder builder_;
+    std::size_t next_call_ = 0;
+};
+
+static_assert(provider_traits<ollama>);
+
+} // namespace toolstream
