@@ -1,17 +1,19 @@
-// toolstream-demo: replays a recorded write_file tool call and shows the file being written live.
+// toolstream-demo: replays a bundled OpenAI Chat Completions stream in which the model writes a
+// file through a write_file tool call, and shows the file appear as its bytes arrive.
 //
-//   toolstream-demo [--pace MS] [--json] [DELTAS.jsonl]
+//   toolstream-demo [--pace MS] [--json] [STREAM.sse]
 //
-// Each input line is one tool_call_delta as JSON (read through its Boost.Describe description).
+// The raw SSE bytes go through the whole pipeline (SSE decoder, openai_chat converter,
+// api_tool_call policy). --pace sleeps MS milliseconds per ~one-event piece, for human speed.
 // Without --json the file body is printed as it streams; with it, one event JSON per line.
 #include <toolstream.hpp>
-
-#include <boost/json/parse.hpp>
-#include <boost/json/value_to.hpp>
+#include <toolstream/pipeline.hpp>
+#include <toolstream/providers/openai_chat.hpp>
 
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -20,7 +22,7 @@
 #include <unistd.h>
 
 #ifndef TOOLSTREAM_DEMO_DATA
-#define TOOLSTREAM_DEMO_DATA "write_file_demo.deltas.jsonl"
+#define TOOLSTREAM_DEMO_DATA "write_file_demo.sse"
 #endif
 
 namespace {
@@ -59,9 +61,15 @@ struct live_printer {
         if (json)
             return;
         std::cout << paint("\x1b[1;32m") << "invocation " << inv.id << ": " << inv.name << " "
-                  << boost::describe::enum_to_string(inv.status, "?") << ", path="
-                  << boost::json::serialize(inv.arguments.at("path")) << ", content "
-                  << inv.arguments.at("content").as_string().size() << " bytes" << paint("\x1b[0m") << "\n";
+                  << boost::describe::enum_to_string(inv.status, "?");
+        for (const auto& [key, value] : inv.arguments) {
+            std::cout << ", " << std::string_view(key) << "=";
+            if (value.is_string() && value.as_string().size() > 60)
+                std::cout << value.as_string().size() << " bytes";
+            else
+                std::cout << boost::json::serialize(value);
+        }
+        std::cout << paint("\x1b[0m") << "\n";
     }
 };
 
@@ -81,28 +89,27 @@ int main(int argc, char** argv)
         } else if (!arg.empty() && arg[0] != '-') {
             path = arg;
         } else {
-            std::cerr << "usage: toolstream-demo [--pace MS] [--json] [DELTAS.jsonl]\n";
+            std::cerr << "usage: toolstream-demo [--pace MS] [--json] [STREAM.sse]\n";
             return 2;
         }
     }
-    std::ifstream in(path);
-    if (!in) {
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (!in && !in.eof()) {
         std::cerr << "toolstream-demo: cannot read " << path << "\n";
         return 1;
     }
 
-    toolstream::handler<toolstream::api_tool_call, live_printer> h(live_printer{json});
-    toolstream::chunk_response chunk;
-    chunk.tool_calls.resize(1);
-    for (std::string line; std::getline(in, line);) {
-        chunk.tool_calls[0] = boost::json::value_to<toolstream::tool_call_delta>(boost::json::parse(line));
-        if (auto ec = h.feed(chunk)) {
+    toolstream::pipeline<toolstream::openai_chat, toolstream::api_tool_call, live_printer> p(live_printer{json});
+    // About one SSE event per piece: with --pace the file grows the way a model would write it.
+    const std::size_t piece = pace_ms > 0 ? 160 : bytes.size() + 1;
+    for (std::size_t at = 0; at < bytes.size(); at += piece) {
+        if (auto ec = p.write(std::string_view(bytes).substr(at, piece)))
             std::cerr << "toolstream-demo: " << ec.message() << "\n";
-            return 1;
-        }
         if (pace_ms > 0)
             std::this_thread::sleep_for(std::chrono::milliseconds(pace_ms));
     }
-    h.finalize();
-    return h.invocations().size() == 1 && h.invocations()[0].is_complete() ? 0 : 1;
+    (void)p.finish();
+    const auto& calls = p.choice(0).invocations();
+    return calls.size() == 1 && calls[0].is_complete() ? 0 : 1;
 }

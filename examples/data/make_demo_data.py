@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Regenerates the demo's bundled streams from demo_file.py (deterministic).
+"""Regenerates the demo's bundled stream from demo_file.py (deterministic).
 
-write_file_demo.deltas.jsonl: one tool_call_delta per line (the handler-level demo).
-write_file_demo.sse: the same call as an OpenAI Chat Completions SSE body.
+write_file_demo.sse: an OpenAI Chat Completions SSE body in which the model writes demo_file.py
+as inventory.py through one write_file tool call, in 2-9 character argument deltas.
 """
 import json
 import random
@@ -17,15 +17,6 @@ while at < len(args):
     n = rng.randint(2, 9)
     pieces.append(args[at:at + n])
     at += n
-
-with open(here / "write_file_demo.deltas.jsonl", "w") as out:
-    for i, piece in enumerate(pieces):
-        first = i == 0
-        out.write(json.dumps({"index": 0, "call_id": "call_demo_1" if first else "",
-                              "name": "write_file" if first else "", "arguments_delta": piece,
-                              "is_complete": False}, ensure_ascii=False) + "\n")
-    out.write(json.dumps({"index": 0, "call_id": "", "name": "", "arguments_delta": "",
-                          "is_complete": True}) + "\n")
 
 def chunk(delta, finish=None):
     return {"id": "chatcmpl-demo", "object": "chat.completion.chunk", "created": 1767225600,
