@@ -47,14 +47,15 @@ public:
     handler(const handler&) = delete;
     handler& operator=(const handler&) = delete;
 
-    /// Consumes one chunk. Fails only with error::feed_after_finalize.
+    /// Consumes one chunk. Returns error::feed_after_finalize, or the first problem the policy
+    /// reported (a limit hit: see the policy); the events emitted before it stay valid.
     error_code feed(const chunk_response& chunk);
 
     /// Consumes model text, as a chunk with only `content` would.
     error_code feed(std::string_view content);
 
     /// Ends the stream: held text is flushed and open segments END (`incomplete` for tool calls
-    /// that had not finished). A second call does nothing.
+    /// that had not finished). A second call does nothing and succeeds.
     error_code finalize();
 
     /// Back to a fresh stream with the same sink, policy type and options.

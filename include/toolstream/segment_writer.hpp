@@ -2,6 +2,7 @@
 // metadata (END repeats it) and the content of tool segments (invocations need it).
 #pragma once
 
+#include <toolstream/error.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/types.hpp>
 
@@ -51,6 +52,17 @@ public:
             if (!bytes.empty())
                 (*target_)(consumed_markup{bytes});
     }
+
+    /// Records a problem met while parsing (a limit hit, say); the handler's feed() or finalize()
+    /// returns the first one reported during that call.
+    void report(error_code ec) noexcept
+    {
+        if (!reported_)
+            reported_ = ec;
+    }
+
+    /// The first problem reported since the last call, and forgets it.
+    error_code take_reported() noexcept { return std::exchange(reported_, {}); }
 
     /// Starts a block segment (ending the flow first). An empty `id` gets the next `seg_N`.
     segment_ref start(segment_type type, boost::json::object metadata = {}, std::string_view id = {})
@@ -106,6 +118,7 @@ public:
         }
         flow_open_ = false;
         counter_ = 0;
+        reported_ = {};
     }
 
 private:
@@ -175,6 +188,7 @@ private:
     segment_ref flow_ref_{};
     bool flow_open_ = false;
     std::uint64_t counter_ = 0;
+    error_code reported_;
 };
 
 } // namespace toolstream

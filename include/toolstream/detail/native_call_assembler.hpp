@@ -3,6 +3,7 @@
 
 #include <toolstream/detail/file_arguments_decoder.hpp>
 #include <toolstream/error.hpp>
+#include <toolstream/limits.hpp>
 #include <toolstream/segment_writer.hpp>
 #include <toolstream/types.hpp>
 
@@ -23,6 +24,8 @@ namespace toolstream::detail {
 /// decoded `content`/`patch` string, with START deferred until `path` is known.
 class native_call_assembler {
 public:
+    explicit native_call_assembler(native_call_limits limits = {}) : limits_(limits) {}
+
     template<class Writer>
     void on_tool_call(const tool_call_delta& d, Writer& out);
 
@@ -62,7 +65,8 @@ private:
         Writer* out;
     };
 
-    call& find_or_add(std::size_t index);
+    /// The call for `index`, or null when a new call would pass `max_calls`.
+    call* find_or_add(std::size_t index);
 
     template<class Writer>
     void name_known(call& c, Writer& out);
@@ -71,8 +75,9 @@ private:
     template<class Writer>
     void start_segment(call& c, Writer& out);
     template<class Writer>
-    void end_call(call& c, segment_status status, Writer& out);
+    void end_call(call& c, segment_status status, Writer& out, error why = {});
 
+    native_call_limits limits_;
     std::vector<call> calls_;
     std::unordered_map<std::size_t, std::size_t> by_index_;
     std::size_t last_ = npos;   // consecutive fragments usually share an index

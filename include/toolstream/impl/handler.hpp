@@ -37,7 +37,7 @@ error_code handler<Policy, Sink>::feed(const chunk_response& chunk)
         for (const auto& delta : chunk.tool_calls)
             policy_.on_tool_call(delta, writer_);
     }
-    return {};
+    return writer_.take_reported();
 }
 
 template<parser_policy Policy, event_sink Sink>
@@ -47,7 +47,7 @@ error_code handler<Policy, Sink>::feed(std::string_view content)
         return error::feed_after_finalize;
     if (!content.empty())
         policy_.on_content(content, writer_);
-    return {};
+    return writer_.take_reported();
 }
 
 template<parser_policy Policy, event_sink Sink>
@@ -58,7 +58,7 @@ error_code handler<Policy, Sink>::finalize()
     finalized_ = true;
     policy_.finalize(writer_);
     writer_.end_flow();
-    return {};
+    return writer_.take_reported();
 }
 
 template<parser_policy Policy, event_sink Sink>

@@ -3,31 +3,43 @@
 
 #include <toolstream/detail/native_call_assembler.hpp>
 
+#include <boost/json/error.hpp>
 #include <boost/json/parse.hpp>
+
+#include <algorithm>
 
 #include <utility>
 
 namespace toolstream::detail {
 
-inline native_call_assembler::call& native_call_assembler::find_or_add(std::size_t index)
+inline native_call_assembler::call* native_call_assembler::find_or_add(std::size_t index)
 {
     if (last_ != npos && calls_[last_].index == index)
-        return calls_[last_];
-    auto [it, inserted] = by_index_.try_emplace(index, calls_.size());
-    if (inserted) {
-        calls_.emplace_back();
-        calls_.back().index = index;
+        return &calls_[last_];
+    if (auto it = by_index_.find(index); it != by_index_.end()) {
+        last_ = it->second;
+        return &calls_[last_];
     }
-    last_ = it->second;
-    return calls_[last_];
+    if (calls_.size() >= limits_.max_calls)
+        return nullptr;
+    by_index_.emplace(index, calls_.size());
+    calls_.emplace_back();
+    calls_.back().index = index;
+    last_ = calls_.size() - 1;
+    return &calls_.back();
 }
 
 template<class Writer>
 void native_call_assembler::on_tool_call(const tool_call_delta& d, Writer& out)
 {
-    call& c = find_or_add(d.index);
+    call* found = find_or_add(d.index);
+    if (found == nullptr) {
+        out.report(error::too_many_calls);
+        return;
+    }
+    call& c = *found;
     if (c.ended)
-        return;   // the provider already completed this call
+        return;   // the provider already completed this call, or a limit ended it
     if (c.call_id.empty())
         c.call_id = d.call_id;
     if (c.type == kind::unnamed && !d.name.empty()) {
@@ -36,7 +48,7 @@ void native_call_assembler::on_tool_call(const tool_call_delta& d, Writer& out)
     }
     if (!d.arguments_delta.empty())
         append_arguments(c, d.arguments_delta, out);
-    if (d.is_complete)
+    if (d.is_complete && !c.ended)
         end_call(c, segment_status::complete, out);
 }
 
@@ -55,7 +67,8 @@ void native_call_assembler::name_known(call& c, Writer& out)
     c.raw.clear();
     if (c.name == "write_file" || c.name == "patch_file") {
         c.type = kind::file;
-        c.decoder = std::make_unique<file_arguments_decoder>(c.name == "write_file" ? "content" : "patch");
+        c.decoder = std::make_unique<file_arguments_decoder>(c.name == "write_file" ? "content" : "patch",
+                                                             limits_.max_depth);
     } else {
         c.type = kind::generic;
         start_segment(c, out);
@@ -67,6 +80,12 @@ void native_call_assembler::name_known(call& c, Writer& out)
 template<class Writer>
 void native_call_assembler::append_arguments(call& c, std::string_view fragment, Writer& out)
 {
+    const std::size_t held = c.type == kind::generic ? out.content_of(*c.segment).size() : c.raw.size();
+    if (fragment.size() > limits_.max_argument_bytes - std::min(held, limits_.max_argument_bytes)) {
+        out.report(error::arguments_too_large);
+        end_call(c, segment_status::invalid_arguments, out, error::arguments_too_large);
+        return;
+    }
     switch (c.type) {
     case kind::unnamed:
         c.raw.append(fragment);
@@ -115,12 +134,16 @@ void native_call_assembler::start_segment(call& c, Writer& out)
 }
 
 template<class Writer>
-void native_call_assembler::end_call(call& c, segment_status status, Writer& out)
+void native_call_assembler::end_call(call& c, segment_status status, Writer& out, error why)
 {
     if (!c.segment)
         start_segment(c, out);   // a file call without a path, or a call that never got a name
     std::string error_text;
-    if (c.type == kind::unnamed) {
+    if (why != error{}) {
+        if (c.type == kind::unnamed)
+            out.content(*c.segment, c.raw);
+        error_text = make_error_code(why).message();
+    } else if (c.type == kind::unnamed) {
         out.content(*c.segment, c.raw);
         status = segment_status::invalid_arguments;
         error_text = make_error_code(error::missing_tool_name).message();
@@ -129,8 +152,12 @@ void native_call_assembler::end_call(call& c, segment_status status, Writer& out
         if (raw.find_first_not_of(" \t\r\n") == std::string_view::npos) {
             out.metadata(*c.segment)["arguments"] = boost::json::object{};
         } else {
+            boost::json::parse_options options;
+            options.max_depth = limits_.max_depth;
             error_code ec;
-            auto parsed = boost::json::parse(raw, ec);
+            auto parsed = boost::json::parse(raw, ec, {}, options);
+            if (ec == boost::json::error::too_deep)
+                ec = error::nesting_too_deep;
             if (!ec && !parsed.is_object())
                 ec = error::invalid_arguments;
             if (ec) {
@@ -143,7 +170,9 @@ void native_call_assembler::end_call(call& c, segment_status status, Writer& out
     } else if (c.type == kind::file && status == segment_status::complete) {
         if (c.decoder->error()) {
             status = segment_status::invalid_arguments;
-            error_text = c.decoder->error().message();
+            error_text = c.decoder->error() == boost::json::error::too_deep
+                ? make_error_code(error::nesting_too_deep).message()
+                : c.decoder->error().message();
         } else if (!c.decoder->done()) {
             status = segment_status::invalid_arguments;
             error_text = "arguments JSON ends before its closing brace";

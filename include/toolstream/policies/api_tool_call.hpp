@@ -2,6 +2,7 @@
 #pragma once
 
 #include <toolstream/detail/native_call_assembler.hpp>
+#include <toolstream/limits.hpp>
 #include <toolstream/types.hpp>
 
 #include <string_view>
@@ -16,8 +17,12 @@ namespace toolstream {
 ///   the parsed `arguments`.
 /// A call ends when the provider says it is complete (`tool_call_delta::is_complete`), else at
 /// finalize() as `incomplete`.
+/// Limits (`native_call_limits`) bound what a hostile stream can make it hold.
 class api_tool_call {
 public:
+    api_tool_call() = default;
+    explicit api_tool_call(native_call_limits limits) : calls_(limits) {}
+
     template<class Writer>
     void on_content(std::string_view text, Writer& out)
     {
