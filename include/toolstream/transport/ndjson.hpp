@@ -1,0 +1,84 @@
+// Newline-delimited JSON: turns the raw bytes of an NDJSON body into one event per line.
+#pragma once
+
+#include <toolstream/detail/line_splitter.hpp>
+#include <toolstream/error.hpp>
+#include <toolstream/provider.hpp>
+
+#include <cstddef>
+#include <string_view>
+
+namespace toolstream {
+
+struct ndjson_options {
+    std::size_t max_line_size = 64u << 20;   ///< bytes of one line (without its line end)
+};
+
+/// Decodes an NDJSON body (Ollama), fed in pieces of any size: one `stream_event` with an empty
+/// `name` and the line as `data` per line that is not blank.
+///
+/// - Lines end at LF; a CR before the LF is stripped, and a lone CR is part of the line.
+///   A UTF-8 BOM at the start of the stream is dropped. Lines holding only whitespace are skipped.
+/// - Limits: a line longer than `max_line_size` makes write() return `error::line_too_large`;
+///   that line is dropped as it arrives (memory stays bounded) and the lines after it decode
+///   normally. Other lines in the same write are still delivered.
+///
+/// Views passed to the visitor are valid only during that call; a line that lies wholly inside
+/// one write is a view into the written bytes. After finish(), call reset() before decoding
+/// another stream.
+class ndjson_decoder {
+public:
+    explicit ndjson_decoder(ndjson_options opts = {}) : lines_(detail::line_ends::lf, opts.max_line_size) {}
+
+    /// Decodes `bytes`, calling `visit(const stream_event&)` per complete line.
+    template<class Visitor>
+    error_code write(std::string_view bytes, Visitor&& visit)
+    {
+        error_code ec;
+        const auto [replay, rest] = bom_.strip(bytes);
+        feed(replay, visit, ec);
+        feed(rest, visit, ec);
+        return ec;
+    }
+
+    /// End of input: delivers a last line that lacks its `\n`.
+    template<class Visitor>
+    error_code finish(Visitor&& visit)
+    {
+        error_code ec;
+        feed(bom_.finish(), visit, ec);
+        lines_.finish([&](std::string_view line, bool) { deliver(line, visit); });
+        return ec;
+    }
+
+    /// Back to a fresh stream, keeping buffer capacity.
+    void reset() noexcept
+    {
+        bom_.reset();
+        lines_.reset();
+    }
+
+    /// Bytes of a partial line held between writes; for tests and monitoring.
+    std::size_t buffered_bytes() const noexcept { return lines_.buffered_bytes(); }
+
+private:
+    template<class Visitor>
+    void feed(std::string_view bytes, Visitor& visit, error_code& ec)
+    {
+        lines_.write(
+            bytes, [&](std::string_view line, bool) { deliver(line, visit); },
+            [&] { ec = error::line_too_large; });
+    }
+
+    template<class Visitor>
+    static void deliver(std::string_view line, Visitor& visit)
+    {
+        if (line.find_first_not_of(detail::json_whitespace) != std::string_view::npos)
+            visit(stream_event{{}, line});
+    }
+
+    detail::bom_skipper bom_;
+    detail::line_splitter lines_;
+};
+
+} // namespace toolstream

@@ -1,0 +1,396 @@
+#include <toolstream/transport/sse.hpp>
+
+#include "catch_compat.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using toolstream::error;
+using toolstream::sse_decoder;
+using toolstream::sse_options;
+using event = std::pair<std::string, std::string>;   // name, data
+
+struct decoded {
+    std::vector<event> events;
+    std::vector<std::string> comments;
+    bool too_large = false;   // a write (or finish) returned event_too_large
+    bool done = false;
+
+    friend bool operator==(const decoded&, const decoded&) = default;
+};
+
+std::ostream& operator<<(std::ostream& os, const decoded& d)
+{
+    os << "events:";
+    for (const auto& [name, data] : d.events)
+        os << " [" << name << "|" << data << "]";
+    os << " comments:" << d.comments.size() << " too_large:" << d.too_large << " done:" << d.done;
+    return os;
+}
+
+struct recorder {
+    decoded* out;
+    void operator()(const toolstream::stream_event& ev) const { out->events.emplace_back(ev.name, ev.data); }
+    void operator()(toolstream::sse_keep_alive ka) const { out->comments.emplace_back(ka.comment); }
+};
+
+// Counts event_too_large results, the only error the decoder has.
+int count(decoded& r, toolstream::error_code ec)
+{
+    if (!ec)
+        return 0;
+    CHECK(ec == error::event_too_large);
+    r.too_large = true;
+    return 1;
+}
+
+// Each piece goes through its own buffer, scribbled over after the write: a view the decoder kept
+// past write() would then show up as wrong data (or as a use-after-free under ASan).
+decoded decode_pieces(const std::vector<std::string_view>& pieces, sse_options opts = {})
+{
+    sse_decoder dec(opts);
+    decoded r;
+    for (std::string_view piece : pieces) {
+        std::string buf(piece);
+        count(r, dec.write(buf, recorder{&r}));
+        buf.assign(buf.size(), '#');
+    }
+    count(r, dec.finish(recorder{&r}));
+    r.done = dec.done();
+    return r;
+}
+
+decoded decode(std::string_view whole, sse_options opts = {})
+{
+    return decode_pieces({whole}, opts);
+}
+
+// The whole write gives `expected`, and so does every split into two writes (three for short
+// inputs) and 1-byte writes.
+void check_splits(std::string_view in, const decoded& expected, sse_options opts = {})
+{
+    REQUIRE(decode(in, opts) == expected);
+    for (std::size_t i = 0; i <= in.size(); ++i) {
+        INFO("split at " << i);
+        REQUIRE(decode_pieces({in.substr(0, i), in.substr(i)}, opts) == expected);
+        if (in.size() > 300)
+            continue;
+        for (std::size_t j = i; j <= in.size(); ++j) {
+            INFO("and at " << j);
+            REQUIRE(decode_pieces({in.substr(0, i), in.substr(i, j - i), in.substr(j)}, opts) == expected);
+        }
+    }
+    std::vector<std::string_view> bytes;
+    for (std::size_t i = 0; i < in.size(); ++i)
+        bytes.push_back(in.substr(i, 1));
+    REQUIRE(decode_pieces(bytes, opts) == expected);
+}
+
+decoded events(std::vector<event> evs, bool done = false)
+{
+    decoded d;
+    d.events = std::move(evs);
+    d.done = done;
+    return d;
+}
+
+} // namespace
+
+TEST_CASE("sse: lines end at LF, CR and CRLF", "[sse]")
+{
+    const decoded two = events({{"", "a"}, {"x", "b"}});
+    check_splits("data: a\n\nevent: x\ndata: b\n\n", two);
+    check_splits("data: a\r\revent: x\rdata: b\r\r", two);
+    check_splits("data: a\r\n\r\nevent: x\r\ndata: b\r\n\r\n", two);
+    check_splits("data: a\r\n\revent: x\ndata: b\r\r\n", two);
+}
+
+TEST_CASE("sse: a CR ending one write and an LF starting the next are one line end", "[sse]")
+{
+    // Counted twice, the pair would be a blank line that dispatches "a" alone.
+    REQUIRE(decode_pieces({"data: a\r", "\ndata: b\r\n\r\n"}) == events({{"", "a\nb"}}));
+    REQUIRE(decode_pieces({"data: a\r", "", "\ndata: b\r\n\r\n"}) == events({{"", "a\nb"}}));
+    // A lone CR at the end of a write followed by another line is still a line end.
+    REQUIRE(decode_pieces({"data: a\r", "data: b\r\r"}) == events({{"", "a\nb"}}));
+}
+
+TEST_CASE("sse: U+2028, U+2029 and split multibyte characters are data, not line ends", "[sse]")
+{
+    const std::string data = "{\"t\":\"a\xE2\x80\xA8" "b\xE2\x80\xA9" "c \xD0\xB8\xD0\xB7\"}";
+    check_splits("data: " + data + "\n\n", events({{"", data}}));
+}
+
+TEST_CASE("sse: a UTF-8 BOM at stream start is dropped", "[sse]")
+{
+    check_splits("\xEF\xBB\xBF" "data: a\n\n", events({{"", "a"}}));
+    // Without the BOM dropped, the first line would be an unknown field.
+    check_splits("\xEF\xBB\xBF" "event: e\ndata: a\n\n", events({{"e", "a"}}));
+    // Only at the start: later it is data.
+    check_splits("data: a\n\ndata: \xEF\xBB\xBF" "b\n\n", events({{"", "a"}, {"", "\xEF\xBB\xBF" "b"}}));
+    // Bytes that begin like a BOM but are not one stay in the stream: here they spoil the field name.
+    check_splits("\xEF\xBB" "data: a\n\ndata: b\n\n", events({{"", "b"}}));
+    check_splits("\xEF" "data: a\n\ndata: b\n\n", events({{"", "b"}}));
+}
+
+TEST_CASE("sse: comment lines reach a visitor that takes sse_keep_alive", "[sse]")
+{
+    decoded expected = events({{"", "a"}});
+    expected.comments = {" keep-alive", " OPENROUTER PROCESSING", ""};
+    check_splits(": keep-alive\n\ndata: a\n: OPENROUTER PROCESSING\n\n:\n", expected);
+
+    // A visitor without that overload still gets the events.
+    sse_decoder dec;
+    std::vector<std::string> data;
+    auto only_events = [&](const toolstream::stream_event& ev) { data.emplace_back(ev.data); };
+    REQUIRE(!dec.write(": ping\r\ndata: x\r\n\r\n", only_events));
+    REQUIRE(!dec.finish(only_events));
+    REQUIRE(data == std::vector<std::string>{"x"});
+}
+
+TEST_CASE("sse: fields follow the WHATWG rules", "[sse]")
+{
+    SECTION("one optional space after the colon is stripped")
+    {
+        REQUIRE(decode("data:a\n\ndata: b\n\ndata:  c\n\n").events
+                == std::vector<event>{{"", "a"}, {"", "b"}, {"", " c"}});
+    }
+    SECTION("data lines join with LF, including empty ones")
+    {
+        REQUIRE(decode("data: {\ndata: \"foo\":\ndata: true}\n\n").events == std::vector<event>{{"", "{\n\"foo\":\ntrue}"}});
+        REQUIRE(decode("data: a\ndata:\ndata\ndata: b\n\n").events == std::vector<event>{{"", "a\n\n\nb"}});
+    }
+    SECTION("a line without a colon is a field with an empty value")
+    {
+        REQUIRE(decode("event: x\nevent\ndata: a\n\n").events == std::vector<event>{{"", "a"}});
+    }
+    SECTION("id, retry and unknown fields are ignored")
+    {
+        REQUIRE(decode("id: 7\nretry: 100\nfoo: bar\ndata: a\nid\nDATA: no\n\n").events == std::vector<event>{{"", "a"}});
+    }
+    SECTION("the event name applies to one event only")
+    {
+        REQUIRE(decode("event: a\ndata: 1\n\ndata: 2\n\n").events == std::vector<event>{{"a", "1"}, {"", "2"}});
+        // Also when the named event had no data and so was not dispatched.
+        REQUIRE(decode("event: a\n\ndata: 2\n\n").events == std::vector<event>{{"", "2"}});
+        REQUIRE(decode("event: a\nevent: b\ndata: 1\n\n").events == std::vector<event>{{"b", "1"}});
+    }
+    SECTION("events without data, or with empty or whitespace-only data, are not dispatched")
+    {
+        REQUIRE(decode("event: ping\n\n\n\ndata:\n\ndata: \n\ndata:  \t\ndata:\n\n").events.empty());
+    }
+    SECTION("a blank line is needed to dispatch (flush at EOF aside)")
+    {
+        REQUIRE(decode("data: a\ndata: b\n", {.max_event_size = 100, .flush_at_eof = false}).events.empty());
+    }
+}
+
+TEST_CASE("sse: the DONE sentinel sets done() and is not delivered", "[sse]")
+{
+    check_splits("data: a\n\ndata: [DONE]\n\n", events({{"", "a"}}, true));
+    check_splits("data:  [DONE] \r\n\r\n", events({}, true));
+    REQUIRE(decode("data: [DONE]x\n\ndata: x[DONE]\n\n") == events({{"", "[DONE]x"}, {"", "x[DONE]"}}));
+    REQUIRE(decode("data: a\n\n") == events({{"", "a"}}, false));
+
+    sse_decoder dec;
+    decoded r;
+    REQUIRE(!dec.write("data: [DONE]\n", recorder{&r}));
+    REQUIRE(!dec.done());   // not before its blank line
+    REQUIRE(!dec.write("\n", recorder{&r}));
+    REQUIRE(dec.done());
+}
+
+TEST_CASE("sse: finish() flushes an unterminated last event only with flush_at_eof", "[sse]")
+{
+    // Anthropic SDK fixtures end like this: no blank line, no final newline.
+    const std::string_view in = "event: a\ndata: 1\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}";
+    check_splits(in, events({{"a", "1"}, {"message_stop", "{\"type\":\"message_stop\"}"}}));
+    check_splits(std::string(in) + "\n", events({{"a", "1"}, {"message_stop", "{\"type\":\"message_stop\"}"}}));
+    check_splits(in, events({{"a", "1"}}), {.flush_at_eof = false});
+    check_splits(std::string(in) + "\r\n", events({{"a", "1"}}), {.flush_at_eof = false});
+}
+
+TEST_CASE("sse: a representative stream decodes the same at every split", "[sse]")
+{
+    const std::string in = "\xEF\xBB\xBF"
+                           ": OPENROUTER PROCESSING\r\n\r\n"
+                           "event: message_start\r\n"
+                           "data: {\"type\":\"message_start\"}\r\n\r\n"
+                           "id: 3\rretry: 10\revent: delta\rdata: {\"a\":\rdata:\"\xD0\xB8\xE2\x80\xA8\"}\r\r"
+                           ":\n"
+                           "data: {\"k\":\"v\"}\nid: 12345678901234567890\n\n"
+                           "data: x\n"
+                           "data:  y\r\n"
+                           "\n"
+                           "event: ping\n\n"
+                           "data: [DONE]\n\n"
+                           "data: after\r";
+    decoded expected = events({{"message_start", "{\"type\":\"message_start\"}"},
+                               {"delta", "{\"a\":\n\"\xD0\xB8\xE2\x80\xA8\"}"},
+                               {"", "{\"k\":\"v\"}"},
+                               {"", "x\n y"},
+                               {"", "after"}},
+                              true);
+    expected.comments = {" OPENROUTER PROCESSING", ""};
+    check_splits(in, expected);
+}
+
+TEST_CASE("sse: an event wholly inside one write is a view into the input", "[sse]")
+{
+    const std::string in = "event: e\ndata: {\"k\":1}\n\n";
+    sse_decoder dec;
+    bool seen = false;
+    REQUIRE(!dec.write(in, [&](const toolstream::stream_event& ev) {
+        REQUIRE(ev.data == "{\"k\":1}");
+        REQUIRE(ev.data.data() == in.data() + in.find('{'));
+        seen = true;
+    }));
+    REQUIRE(seen);
+}
+
+TEST_CASE("sse: an event over max_event_size is an error, skipped, and later events decode", "[sse][limits]")
+{
+    const sse_options opts{.max_event_size = 8};
+    SECTION("at the limit is fine, one byte over is not")
+    {
+        REQUIRE(decode("data: 12345678\n\n", opts) == events({{"", "12345678"}}));
+        REQUIRE(decode("data: 1234\ndata: 567\n\n", opts) == events({{"", "1234\n567"}}));   // the LF counts
+        decoded over = events({{"", "ok"}});
+        over.too_large = true;
+        REQUIRE(decode("data: 1234\ndata: 5678\n\ndata: ok\n\n", opts) == over);
+    }
+    SECTION("the rest of the oversized event is skipped up to its blank line")
+    {
+        decoded expected = events({{"a", "before"}, {"b", "after"}});
+        expected.too_large = true;
+        check_splits("event: a\ndata: before\n\nevent: big\ndata: 123456789\ndata: tail\nevent: x\r\n\r\n"
+                     "event: b\ndata: after\n\n",
+                     expected, opts);
+    }
+    SECTION("a single overlong line of any field counts as too large")
+    {
+        decoded expected = events({{"", "next"}});
+        expected.too_large = true;
+        check_splits(": a comment far too long\ndata: x\n\ndata: 0123456789abcdef0123\ndata: y\n\ndata: next\n\n",
+                     expected, opts);
+    }
+    SECTION("the write that crosses the limit returns the error")
+    {
+        sse_decoder dec(opts);
+        decoded r;
+        REQUIRE(!dec.write("data: 1234\n", recorder{&r}));
+        REQUIRE(dec.write("data: 5678\n", recorder{&r}) == error::event_too_large);
+        // Not again for the rest of that event, overlong lines included.
+        REQUIRE(!dec.write("data: 0123456789abcdef\n", recorder{&r}));
+        REQUIRE(!dec.write("data: more\n\n", recorder{&r}));
+        REQUIRE(!dec.write("data: ok\n\n", recorder{&r}));
+        REQUIRE(r.events == std::vector<event>{{"", "ok"}});
+    }
+}
+
+TEST_CASE("sse: a never-ending event keeps memory bounded", "[sse][limits]")
+{
+    constexpr std::size_t limit = 1u << 20;
+    constexpr std::size_t total = 50u << 20;
+    const sse_options opts{.max_event_size = limit};
+    const auto feed = [&](std::string_view start, const std::string& chunk) {
+        sse_decoder dec(opts);
+        decoded r;
+        int errors = count(r, dec.write(start, recorder{&r}));
+        std::size_t most = 0;
+        for (std::size_t sent = 0; sent < total; sent += chunk.size()) {
+            errors += count(r, dec.write(chunk, recorder{&r}));
+            most = std::max(most, dec.buffered_bytes());
+        }
+        CHECK(most <= limit + 1024);   // the limit, plus a partial line
+        CHECK(errors == 1);            // once per oversized event
+        CHECK(r.events.empty());
+        errors += count(r, dec.write("\n\ndata: next\n\n", recorder{&r}));
+        CHECK(errors == 1);
+        CHECK(r.events == std::vector<event>{{"", "next"}});
+        CHECK(dec.buffered_bytes() == 0);
+    };
+    SECTION("one endless data line") { feed("data: ", std::string(64u << 10, 'x')); }
+    SECTION("endless data lines without a blank line")
+    {
+        std::string chunk;
+        while (chunk.size() < (64u << 10))
+            chunk += "data: " + std::string(250, 'y') + "\r\n";
+        feed("event: big\n", chunk);
+    }
+}
+
+TEST_CASE("sse: a multi-megabyte event across 4 KiB writes", "[sse]")
+{
+    const std::string data = "{\"blob\":\"" + std::string(5u << 20, 'z') + "\"}";
+    const std::string in = "event: big\r\ndata: " + data + "\r\n\r\ndata: small\r\n\r\n";
+    std::vector<std::string_view> pieces;
+    for (std::size_t at = 0; at < in.size(); at += 4096)
+        pieces.push_back(std::string_view(in).substr(at, 4096));
+    REQUIRE(decode_pieces(pieces) == events({{"big", data}, {"", "small"}}));
+}
+
+TEST_CASE("sse: a body that starts as a JSON object or array is raw JSON, delivered whole at finish()", "[sse][raw]")
+{
+    const std::string object = "{\r\n  \"error\": {\r\n    \"code\": 429,\n    \"message\": \"data: x\\n\\n\"\r\n  }\r\n}\r\n";
+    check_splits(object, events({{"", object}}));
+    check_splits("\xEF\xBB\xBF \r\n\t" + object, events({{"", object}}));
+    const std::string array = "[{\"candidates\": []},\r\n{\"error\": {\"code\": 500}}]";
+    check_splits("\n\n" + array, events({{"", array}}));
+    // SSE that merely carries JSON is not raw.
+    check_splits("data: {\"a\":1}\n\n", events({{"", "{\"a\":1}"}}));
+    check_splits("  event: e\ndata: [1]\n\n", events({{"", "[1]"}}));   // "  event" is an unknown field
+
+    sse_decoder dec;
+    decoded r;
+    REQUIRE(!dec.write("{\"error\":\n\n{}", recorder{&r}));
+    REQUIRE(r.events.empty());   // nothing before the end of input
+    REQUIRE(!dec.finish(recorder{&r}));
+    REQUIRE(r.events == std::vector<event>{{"", "{\"error\":\n\n{}"}});
+}
+
+TEST_CASE("sse: a raw JSON body over max_event_size is an error and is dropped", "[sse][raw][limits]")
+{
+    const sse_options opts{.max_event_size = 16};
+    decoded dropped;
+    dropped.too_large = true;
+    check_splits("  {\"error\": \"far too long\"}", dropped, opts);
+    check_splits("  {\"error\": 12345}", events({{"", "{\"error\": 12345}"}}), opts);
+
+    sse_decoder dec(opts);
+    const auto ignore = [](const toolstream::stream_event&) {};
+    REQUIRE(!dec.write("[1,2,3,4,", ignore));
+    REQUIRE(dec.buffered_bytes() == 9);
+    REQUIRE(dec.write("5,6,7,8,9]", ignore) == error::event_too_large);
+    for (int i = 0; i < 1000; ++i)
+        REQUIRE(!dec.write("[1,2,3,4,5,6,7,8]", ignore));
+    REQUIRE(dec.buffered_bytes() == 0);
+}
+
+TEST_CASE("sse: reset() starts a fresh stream", "[sse]")
+{
+    sse_decoder dec;
+    decoded r;
+    REQUIRE(!dec.write("{\"raw\":", recorder{&r}));
+    dec.reset();
+    REQUIRE(!dec.write("\xEF\xBB\xBF" "data: [DONE]\n\n", recorder{&r}));
+    REQUIRE(dec.done());
+    REQUIRE(!dec.write("event: e\ndata: partial", recorder{&r}));
+    dec.reset();
+    REQUIRE(!dec.done());
+    REQUIRE(dec.buffered_bytes() == 0);
+    REQUIRE(!dec.write("\xEF\xBB\xBF" "data: a\n\n", recorder{&r}));
+    REQUIRE(!dec.write("{\"b\":1}", recorder{&r}));   // no longer the stream start: not raw
+    REQUIRE(!dec.finish(recorder{&r}));
+    REQUIRE(r.events == std::vector<event>{{"", "a"}});
+    dec.reset();
+    REQUIRE(!dec.write("[1]", recorder{&r}));
+    REQUIRE(!dec.finish(recorder{&r}));
+    REQUIRE(r.events == std::vector<event>{{"", "a"}, {"", "[1]"}});
+}
