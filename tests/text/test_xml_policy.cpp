@@ -1,0 +1,417 @@
+// The xml policy against the reference's vectors (research §5.1 and the state tests of §5),
+// with every input also checked for chunk invariance and byte conservation.
+#include <toolstream/handler.hpp>
+#include <toolstream/policies/xml.hpp>
+
+#include "catch_compat.hpp"
+#include "support/events.hpp"
+#include "support/text_policy_checks.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+using namespace toolstream;
+
+namespace {
+
+// Every input of this file goes through both stream checks.
+void check_streaming(std::string_view input, xml_options options = {})
+{
+    test::check_chunk_invariance<xml>(input, options);
+    test::check_byte_conservation<xml>(input, options);
+}
+
+test::policy_run run(std::string_view input, xml_options options = {})
+{
+    check_streaming(input, options);
+    return test::run_whole<xml>(input, options);
+}
+
+test::policy_run run_pieces(const std::vector<std::string_view>& pieces)
+{
+    std::string whole;
+    for (auto p : pieces)
+        whole += p;
+    check_streaming(whole);
+    return test::run_pieces<xml>(pieces, xml_options{});
+}
+
+// One line per segment: type, START metadata (when any), coalesced content, END status (when
+// not complete).
+std::string segments(const test::policy_run& r)
+{
+    std::map<std::string, std::string> content;
+    std::string out;
+    for (const auto& e : r.events)
+        if (e.type == segment_event_type::SEGMENT_CONTENT)
+            content[e.segment_id] += e.delta;
+    for (const auto& e : r.events) {
+        if (e.type == segment_event_type::SEGMENT_START) {
+            out += std::string(boost::describe::enum_to_string(e.segment_kind, "?"));
+            if (!e.metadata.empty())
+                out += " " + boost::json::serialize(e.metadata);
+            out += " " + boost::json::serialize(boost::json::string(content[e.segment_id]));
+        } else if (e.type == segment_event_type::SEGMENT_END) {
+            if (e.status != segment_status::complete)
+                out += std::string(" ") + boost::describe::enum_to_string(e.status, "?");
+            out += "\n";
+        }
+    }
+    return out;
+}
+
+// One line per invocation: name, arguments, status when not complete.
+std::string calls(const test::policy_run& r)
+{
+    std::string out;
+    for (const auto& inv : r.invocations) {
+        out += inv.name + " " + boost::json::serialize(inv.arguments);
+        if (inv.status != invocation_status::complete)
+            out += std::string(" ") + boost::describe::enum_to_string(inv.status, "?");
+        out += "\n";
+    }
+    return out;
+}
+
+std::size_t count(std::string_view haystack, std::string_view needle)
+{
+    std::size_t n = 0;
+    for (auto at = haystack.find(needle); at != std::string_view::npos; at = haystack.find(needle, at + 1))
+        ++n;
+    return n;
+}
+
+} // namespace
+
+static_assert(native_tool_call_policy<xml>);
+
+// ---- §5.1 XML write_file tool ----
+
+TEST_CASE("xml: write_file tool gives one file segment with path and content only", "[xml][write_file]")
+{
+    const auto r = run("<tool name=\"write_file\"><arguments><arg name='path'>/tmp/test.py</arg>"
+                       "<arg name='content'>print('hello')</arg></arguments></tool>");
+    CHECK(segments(r) == "write_file {\"tool_name\":\"write_file\",\"path\":\"/tmp/test.py\"} \"print('hello')\"\n");
+    CHECK(calls(r) == "write_file {\"path\":\"/tmp/test.py\",\"content\":\"print('hello')\"}\n");
+    CHECK(r.invocations.at(0).id == r.events.at(0).segment_id);
+}
+
+TEST_CASE("xml: fragmented write_file tool", "[xml][write_file]")
+{
+    const auto r = run_pieces({"<tool name=\"write_file\"><argu", "ments><arg name", "='path'>/tmp/frag.py</arg>",
+                               "<arg name='con", "tent'>", "print('frag", "mented')</arg", "></arguments></tool>"});
+    CHECK(segments(r) == "write_file {\"tool_name\":\"write_file\",\"path\":\"/tmp/frag.py\"} \"print('fragmented')\"\n");
+}
+
+TEST_CASE("xml: write_file START waits for the path", "[xml][write_file]")
+{
+    handler<xml> h;
+    REQUIRE(!h.feed("<tool name=\"write_file\"><arguments>"));
+    CHECK(h.events().empty());
+    REQUIRE(!h.feed("<arg name='path'>/tmp/delayed.py</arg>"));
+    REQUIRE(h.events().size() == 1);
+    CHECK(h.events()[0].type == segment_event_type::SEGMENT_START);
+    CHECK(h.events()[0].metadata == boost::json::object{{"tool_name", "write_file"}, {"path", "/tmp/delayed.py"}});
+    check_streaming("<tool name=\"write_file\"><arguments><arg name='path'>/tmp/delayed.py</arg>");
+}
+
+TEST_CASE("xml: text after the tool is a new text segment; no closing tag leaks", "[xml][write_file]")
+{
+    const auto r = run("<tool name=\"write_file\"><arguments><arg name='path'>/a</arg><arg name='content'>data</arg>"
+                       "</arguments></tool>Post tool text");
+    CHECK(segments(r) == "write_file {\"tool_name\":\"write_file\",\"path\":\"/a\"} \"data\"\n"
+                         "text \"Post tool text\"\n");
+}
+
+TEST_CASE("xml: content markers are stripped; tags inside the body are kept", "[xml][write_file][markers]")
+{
+    const auto r = run("<tool name=\"write_file\"><arguments><arg name='path'>/a.py</arg><arg name='content'>"
+                       "__START_CONTENT__\nprint('<div>')\n<arg name=\"x\">y</arg>\n__END_CONTENT__</arg></arguments></tool>");
+    CHECK(test::content_of_type(r.events, segment_type::write_file) == "print('<div>')\n<arg name=\"x\">y</arg>\n");
+}
+
+TEST_CASE("xml: markers split across chunks", "[xml][write_file][markers]")
+{
+    const auto r = run_pieces({"<tool name=\"write_file\"><arguments><arg name='path'>/a.py</arg><arg name='content'>__STAR",
+                               "T_CONTENT__print('hi')\n<arg>ok</arg>\n__END", "_CONTENT__</arg></arguments></tool>"});
+    CHECK(test::content_of_type(r.events, segment_type::write_file) == "print('hi')\n<arg>ok</arg>\n");
+}
+
+TEST_CASE("xml: false end markers inside the body are kept", "[xml][write_file][markers]")
+{
+    const std::string head = "<tool name=\"write_file\"><arguments><arg name=\"path\">/d.py</arg><arg name=\"content\">";
+    const std::string tail = "</arg></arguments></tool>";
+    SECTION("nested mentions")
+    {
+        const auto r = run(head + "__START_CONTENT__\n# This file documents __END_CONTENT__ usage\n"
+                                  "# The marker __END_CONTENT__ appears in comments\nprint('hello')\n__END_CONTENT__" + tail);
+        CHECK(test::content_of_type(r.events, segment_type::write_file)
+              == "# This file documents __END_CONTENT__ usage\n# The marker __END_CONTENT__ appears in comments\n"
+                 "print('hello')\n");
+    }
+    SECTION("whitespace between the end marker and </arg>")
+    {
+        const auto r = run(head + "__START_CONTENT__\nThe __END_CONTENT__ marker\n__END_CONTENT__\n  " + tail);
+        const auto body = test::content_of_type(r.events, segment_type::write_file);
+        CHECK(body == "The __END_CONTENT__ marker\n");
+        CHECK(count(body, "__END_CONTENT__") == 1);
+    }
+    SECTION("several false ends, one right before code")
+    {
+        const auto r = run(head + "__START_CONTENT__\n__END_CONTENT__ is not the end\nMore text with __END_CONTENT__ in middle\n"
+                                  "__END_CONTENT__x = 1\nfinal line\n__END_CONTENT__" + tail);
+        const auto body = test::content_of_type(r.events, segment_type::write_file);
+        CHECK(body == "__END_CONTENT__ is not the end\nMore text with __END_CONTENT__ in middle\n__END_CONTENT__x = 1\nfinal line\n");
+        CHECK(count(body, "__END_CONTENT__") == 3);
+    }
+}
+
+TEST_CASE("xml: fragmented nested false end marker", "[xml][write_file][markers]")
+{
+    const auto r = run_pieces({"<tool name=\"write_file\"><arguments><arg name=\"path\">/f.md</arg><arg name='content'>",
+                               "__START_CONTENT__\n", "# Docs: __END_CONT", "ENT__ is the sentinel\n", "x = 1\n",
+                               "__END_CONT", "ENT__", "\n</arg>", "</arguments></tool>"});
+    const auto body = test::content_of_type(r.events, segment_type::write_file);
+    CHECK(body == "# Docs: __END_CONTENT__ is the sentinel\nx = 1\n");
+    CHECK(count(body, "__END_CONTENT__") == 1);
+}
+
+TEST_CASE("xml: patch_file strips the patch markers and keeps the diff verbatim", "[xml][patch_file]")
+{
+    const auto r = run("<tool name=\"patch_file\"><arguments><arg name=\"path\">file.py</arg><arg name='patch'>__START_PATCH__\n"
+                       "--- a/file.py\n+++ b/file.py\n@@ -1,2 +1,3 @@\n existing\n+if x < 10 and y > 5:\n"
+                       "+# Note: Do not remove __END_PATCH__ marker\n__END_PATCH__</arg></arguments></tool>");
+    const std::string diff = "--- a/file.py\n+++ b/file.py\n@@ -1,2 +1,3 @@\n existing\n+if x < 10 and y > 5:\n"
+                             "+# Note: Do not remove __END_PATCH__ marker\n";
+    CHECK(segments(r) == "patch_file {\"tool_name\":\"patch_file\",\"path\":\"file.py\"} "
+                             + boost::json::serialize(boost::json::string(diff)) + "\n");
+    CHECK(calls(r) == "patch_file " + boost::json::serialize(boost::json::object{{"path", "file.py"}, {"patch", diff}}) + "\n");
+}
+
+TEST_CASE("xml: the reference's taught write_file layout", "[xml][write_file][markers]")
+{
+    const auto r = run("Creating it.\n<tool name=\"write_file\">\n    <arguments>\n        <arg name=\"path\">/path/to/hello.py</arg>\n"
+                       "        <arg name=\"content\">\n__START_CONTENT__\ndef hello():\n    print(\"Hello, World!\")\n"
+                       "__END_CONTENT__\n        </arg>\n    </arguments>\n</tool>\nDone.");
+    CHECK(segments(r) == "text \"Creating it.\\n\"\n"
+                         "write_file {\"tool_name\":\"write_file\",\"path\":\"/path/to/hello.py\"} "
+                         "\"def hello():\\n    print(\\\"Hello, World!\\\")\\n\"\n"
+                         "text \"\\nDone.\"\n");
+}
+
+// ---- §5.1 full flow ----
+
+TEST_CASE("xml: legacy tool syntax in prose gives one invocation", "[xml][flow]")
+{
+    const auto r = run_pieces({"I'll read the file for you.\n\n", "<tool name=\"read_file\">", "<path>/src/main.py</path>",
+                               "</tool>", "\n\nHere's what I found."});
+    CHECK(segments(r) == "text \"I'll read the file for you.\\n\\n\"\n"
+                         "tool_call {\"tool_name\":\"read_file\"} \"<path>/src/main.py</path>\"\n"
+                         "text \"\\n\\nHere's what I found.\"\n");
+    CHECK(calls(r) == "read_file {\"path\":\"/src/main.py\"}\n");
+    CHECK(r.invocations[0].id == r.events[3].segment_id);
+}
+
+TEST_CASE("xml: two calls give two invocations with distinct ids", "[xml][flow]")
+{
+    const auto r = run("<tool name=\"read_file\"><path>/a.py</path></tool> and <tool name=\"read_file\"><path>/b.py</path></tool>");
+    CHECK(calls(r) == "read_file {\"path\":\"/a.py\"}\nread_file {\"path\":\"/b.py\"}\n");
+    CHECK(r.invocations[0].id != r.invocations[1].id);
+}
+
+TEST_CASE("xml: write_file without the <arguments> wrapper", "[xml][flow]")
+{
+    const auto r = run("<tool name=\"write_file\"><arg name=\"path\">/out.txt</arg><arg name=\"content\">Hello</arg></tool>");
+    CHECK(calls(r) == "write_file {\"path\":\"/out.txt\",\"content\":\"Hello\"}\n");
+}
+
+TEST_CASE("xml: shorthand tags and a generic tool in one response", "[xml][flow][shorthand]")
+{
+    const auto r = run("Let me write it.\n<write_file path=\"/output.py\">print('hello')\n</write_file>\nNow run:\n"
+                       "<run_bash>\npython output.py\n</run_bash>\nCheck:\n<tool name=\"verify_result\"><expected>hello</expected></tool>");
+    CHECK(segments(r) == "text \"Let me write it.\\n\"\n"
+                         "write_file {\"path\":\"/output.py\"} \"print('hello')\\n\"\n"
+                         "text \"\\nNow run:\\n\"\n"
+                         "run_bash \"\\npython output.py\\n\"\n"
+                         "text \"\\nCheck:\\n\"\n"
+                         "tool_call {\"tool_name\":\"verify_result\"} \"<expected>hello</expected>\"\n");
+    CHECK(calls(r) == "write_file {\"path\":\"/output.py\",\"content\":\"print('hello')\\n\"}\n"
+                      "run_bash {\"command\":\"\\npython output.py\\n\"}\n"
+                      "verify_result {\"expected\":\"hello\"}\n");
+}
+
+TEST_CASE("xml: shorthand write_file keeps raw HTML and nested XML exactly", "[xml][shorthand]")
+{
+    const std::string html = "\n<!doctype html>\n<html><!-- hero -->\n<div class=\"hero\">& welcome</div>\n</html>\n";
+    const auto r = run("<write_file path=\"/site/index.html\">" + html + "</write_file>");
+    CHECK(test::content_of_type(r.events, segment_type::write_file) == html);
+
+    const std::string nested = "<config><tool name=\"inner\"><arg name=\"a\">1</arg></tool><run_bash>x</run_bash></config>";
+    const auto n = run("<write_file path=\"/c.xml\">" + nested + "</write_file>");
+    CHECK(test::content_of_type(n.events, segment_type::write_file) == nested);
+    CHECK(calls(n) == "write_file " + boost::json::serialize(boost::json::object{{"path", "/c.xml"}, {"content", nested}}) + "\n");
+}
+
+TEST_CASE("xml: a CDATA body is stripped of its delimiters and may hold </arg>", "[xml][write_file]")
+{
+    const auto r = run("<tool name=\"write_file\"><arguments><arg name=\"path\">/app.html</arg><arg name=\"content\">"
+                       "<![CDATA[<div class=\"app\">& ready</div></arg>]]></arg></arguments></tool>");
+    CHECK(test::content_of_type(r.events, segment_type::write_file) == "<div class=\"app\">& ready</div></arg>");
+}
+
+TEST_CASE("xml: unescaped < in an argument value", "[xml][flow]")
+{
+    const std::string input = "<tool name=\"create_tasks\"><arg name=\"description\">Handle n <= 0 case</arg></tool>";
+    CHECK(calls(run(input)) == "create_tasks {\"description\":\"Handle n <= 0 case\"}\n");
+    const auto split = input.find("n <") + 3;
+    CHECK(calls(run_pieces({std::string_view(input).substr(0, split), std::string_view(input).substr(split)}))
+          == "create_tasks {\"description\":\"Handle n <= 0 case\"}\n");
+}
+
+TEST_CASE("xml: arguments follow the Python reference (nesting, items, entities, CDATA)", "[xml][flow][bug6]")
+{
+    const auto r = run("<tool name=\"create_tasks\"><arguments><arg name=\"tasks\"><item><arg name=\"task_name\">implement_fibonacci</arg>"
+                       "<arg name=\"description\">Handle n <= 0 case</arg></item></arg>"
+                       "<arg name=\"cfg\"><arg name=\"a\">1</arg><arg name=\"b\">x</arg></arg>"
+                       "<arg name=\"q\">a &amp; b &lt; c &#65;</arg><arg name=\"code\"><![CDATA[if (a < b && c > d) { x(); }]]></arg>"
+                       "<arg name=\"ws\">  padded  </arg><arg name=\"dup\">1</arg><arg name=\"dup\">2</arg></arguments></tool>");
+    CHECK(r.invocations.at(0).arguments
+          == boost::json::parse(R"({"tasks":[{"task_name":"implement_fibonacci","description":"Handle n <= 0 case"}],)"
+                                R"("cfg":{"a":"1","b":"x"},"q":"a & b < c A","code":"if (a < b && c > d) { x(); }",)"
+                                R"("ws":"padded","dup":"2"})"));
+}
+
+TEST_CASE("xml: split names and values; 1-byte chunks", "[xml][flow]")
+{
+    CHECK(calls(run_pieces({"<tool name=\"te", "st\"><arg>val", "ue</arg></to", "ol>"})) == "test {\"arg\":\"value\"}\n");
+    std::vector<std::string_view> bytes;
+    const std::string_view input = "<tool name=\"x\"><a>1</a></tool>";
+    for (std::size_t i = 0; i < input.size(); ++i)
+        bytes.push_back(input.substr(i, 1));
+    CHECK(calls(run_pieces(bytes)) == "x {\"a\":\"1\"}\n");
+}
+
+// ---- state tests of §5: tag detection ----
+
+TEST_CASE("xml: tool names in either quote, any case, any spacing; the case is kept", "[xml][tags]")
+{
+    CHECK(segments(run("<tool name='test'></tool>")) == "tool_call {\"tool_name\":\"test\"} \"\"\n");
+    CHECK(segments(run("<TOOL NAME=\"Read_File\"><Path>/x</Path></TOOL>"))
+          == "tool_call {\"tool_name\":\"Read_File\"} \"<Path>/x</Path>\"\n");
+    CHECK(segments(run("<tool\n  name = 'spaced' >x</tool >")) == "tool_call {\"tool_name\":\"spaced\"} \"x\"\n");
+    CHECK(segments(run("<tool id=\"1\" name=\"second_attr\">x</tool>"))
+          == "tool_call {\"tool_name\":\"second_attr\"} \"x\"\n");
+}
+
+TEST_CASE("xml: generic content is the raw inner XML; END carries no arguments", "[xml][tags]")
+{
+    const auto r = run("<tool name=\"read_file\"><arguments><arg name=\"path\">/a.txt</arg></arguments></tool>");
+    CHECK(segments(r) == "tool_call {\"tool_name\":\"read_file\"} \"<arguments><arg name=\\\"path\\\">/a.txt</arg></arguments>\"\n");
+    CHECK(r.events.back().metadata == boost::json::object{{"tool_name", "read_file"}});
+    CHECK(calls(r) == "read_file {\"path\":\"/a.txt\"}\n");
+}
+
+TEST_CASE("xml: tags that are not tool calls stay text byte for byte", "[xml][tags][text]")
+{
+    for (std::string_view input :
+         {"<div>hi</div>", "a < b and c > d", "<br/>", "<tools>x</tools>", "<toolbox>", "<tool>no name</tool>",
+          "<tool/>", "<tool name=\"\">empty</tool>", "<write_file>no path</write_file>", "<write_file path=\"/a\"/>",
+          "<run_bash/>", "<run_bashes>", "<write_files path=\"/a\">", "<span class='tool'>", "<<tool", "<tool<tool",
+          "<", "<t", "1 <2", "<tool name=\"x\" <b>bold</b>", "</tool>", "<tool name=\"x\"", "x <write_fil"}) {
+        const auto r = run(input);
+        INFO(input);
+        CHECK(segments(r) == "text " + boost::json::serialize(boost::json::string(input)) + "\n");
+        CHECK(r.invocations.empty());
+    }
+}
+
+TEST_CASE("xml: a held tag prefix emits nothing until decided", "[xml][tags]")
+{
+    handler<xml> h;
+    REQUIRE(!h.feed("Hello <write_fil"));
+    REQUIRE(h.events().size() == 2);
+    CHECK(h.events()[1].delta == "Hello ");
+    CHECK(h.policy().held_bytes() == 10);
+    REQUIRE(!h.feed("e path=\"/a\">x</write_file>"));
+    CHECK(segments({test::coalesce(h.events()), {}}) == "text \"Hello \"\nwrite_file {\"path\":\"/a\"} \"x\"\n");
+}
+
+TEST_CASE("xml: finalize turns a half-read opening tag into text", "[xml][tags][finalize]")
+{
+    CHECK(segments(run("<tool")) == "text \"<tool\"\n");
+    CHECK(segments(run("see <tool name=\"read_fi")) == "text \"see <tool name=\\\"read_fi\"\n");
+}
+
+TEST_CASE("xml: tool names select the specialised states case-insensitively", "[xml][tags]")
+{
+    CHECK(segments(run("<tool name=\"WRITE_FILE\"><arg name=\"path\">/a</arg><arg name=\"content\">x</arg></tool>"))
+          == "write_file {\"tool_name\":\"WRITE_FILE\",\"path\":\"/a\"} \"x\"\n");
+    CHECK(segments(run("<tool name=\"RUN_BASH\"><arg name=\"command\">ls</arg></tool>"))
+          == "run_bash {\"tool_name\":\"RUN_BASH\"} \"ls\"\n");
+    CHECK(segments(run("<WRITE_FILE path=\"/b\">y</WRITE_FILE>")) == "write_file {\"path\":\"/b\"} \"y\"\n");
+    CHECK(segments(run("<tool name=\"other\">z</tool>")) == "tool_call {\"tool_name\":\"other\"} \"z\"\n");
+}
+
+TEST_CASE("xml: parse_tool_calls = false leaves <tool> as text but parses shorthand tags", "[xml][tags]")
+{
+    const xml_options off{.max_tag_size = 4096, .parse_tool_calls = false};
+    const auto r = run("<tool name='test'>x</tool><run_bash>ls</run_bash>", off);
+    CHECK(segments(r) == "text \"<tool name='test'>x</tool>\"\nrun_bash \"ls\"\n");
+}
+
+TEST_CASE("xml: a self-closing tool is a call without arguments", "[xml][tags]")
+{
+    const auto r = run("<tool name=\"get_time\"/> then");
+    CHECK(segments(r) == "tool_call {\"tool_name\":\"get_time\"} \"\"\ntext \" then\"\n");
+    CHECK(calls(r) == "get_time {}\n");
+}
+
+// ---- run_bash ----
+
+TEST_CASE("xml: run_bash tool streams only the command", "[xml][run_bash]")
+{
+    const auto r = run("<tool name=\"run_bash\"><arguments><arg name=\"command\">ls -la</arg></arguments></tool>"
+                       "<tool name=\"read_file\"><path>/a</path></tool>");
+    CHECK(segments(r) == "run_bash {\"tool_name\":\"run_bash\"} \"ls -la\"\n"
+                         "tool_call {\"tool_name\":\"read_file\"} \"<path>/a</path>\"\n");
+    CHECK(calls(r) == "run_bash {\"command\":\"ls -la\"}\nread_file {\"path\":\"/a\"}\n");
+}
+
+TEST_CASE("xml: run_bash background and timeout_seconds become metadata", "[xml][run_bash]")
+{
+    const auto r = run("<tool name=\"run_bash\"><arguments><arg name=\"command\">sleep 9</arg><arg name=\"background\">yes</arg>"
+                       "<arg name=\"timeoutSeconds\"> 30 </arg></arguments></tool>");
+    CHECK(r.events.back().metadata
+          == boost::json::object{{"tool_name", "run_bash"}, {"background", true}, {"timeout_seconds", 30}});
+    CHECK(calls(r) == "run_bash {\"command\":\"sleep 9\",\"background\":true,\"timeout_seconds\":30}\n");
+
+    const auto a = run("<tool name=\"run_bash\" background=\"0\" timeout_seconds=\"soon\"><arg name=\"command\">ls</arg></tool>"
+                       "<run_bash background='true' timeout_seconds='5'>make</run_bash>");
+    CHECK(segments(a) == "run_bash {\"tool_name\":\"run_bash\",\"background\":false,\"timeout_seconds\":\"soon\"} \"ls\"\n"
+                         "run_bash {\"background\":true,\"timeout_seconds\":5} \"make\"\n");
+}
+
+TEST_CASE("xml: run_bash closed before any command is refused by the adapter", "[xml][run_bash]")
+{
+    const auto r = run("<tool name=\"run_bash\"><arguments></arguments></tool>");
+    CHECK(segments(r) == "run_bash {\"tool_name\":\"run_bash\"} \"\"\n");
+    CHECK(calls(r) == "run_bash {} invalid_arguments\n");
+}
+
+TEST_CASE("xml: shorthand tags hold partial closing tags and keep comments", "[xml][shorthand]")
+{
+    handler<xml> h;
+    REQUIRE(!h.feed("<run_bash>echo hi</ru"));
+    CHECK(test::content_of_type(h.events(), segment_type::run_bash) == "echo hi");
+    CHECK(h.policy().held_bytes() == 4);
+    REQUIRE(!h.feed("n_bash>"));
+    CHECK(h.invocations().size() == 1);
+    CHECK(segments(run("<write_file path=\"/a.py\"># comment </wri\nx = 1</write_file>"))
+          == "write_file {\"path\":\"/a.py\"} \"# comment </wri\\nx = 1\"\n");
+    CHECK(segments(run("<run_bash>\n# list\nls # </run\n</run_bash>")) == "run_bash \"\\n# list\\nls # </run\\n\"\n");
+}
