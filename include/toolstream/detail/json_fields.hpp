@@ -4,6 +4,7 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -20,6 +21,13 @@ inline std::string_view string_field(const boost::json::object& obj, std::string
     return v != nullptr && v->is_string() ? std::string_view(v->get_string()) : std::string_view();
 }
 
+/// The object at `key`, or null.
+inline const boost::json::object* object_field(const boost::json::object& obj, std::string_view key) noexcept
+{
+    const auto* v = obj.if_contains(key);
+    return v != nullptr ? v->if_object() : nullptr;
+}
+
 /// True only when `key` holds the boolean true.
 inline bool true_field(const boost::json::object& obj, std::string_view key) noexcept
 {
@@ -27,7 +35,8 @@ inline bool true_field(const boost::json::object& obj, std::string_view key) noe
     return v != nullptr && v->is_bool() && v->get_bool();
 }
 
-/// The non-negative integer at `key` (a token count, an index), if there is one.
+/// The non-negative integer at `key` (a token count, an index), if there is one; a whole
+/// number written as a double (`12.0`) counts too.
 inline std::optional<std::uint64_t> count_field(const boost::json::object& obj, std::string_view key) noexcept
 {
     const auto* v = obj.if_contains(key);
@@ -37,6 +46,9 @@ inline std::optional<std::uint64_t> count_field(const boost::json::object& obj, 
         return v->get_uint64();
     if (v->is_int64() && v->get_int64() >= 0)
         return static_cast<std::uint64_t>(v->get_int64());
+    if (v->is_double() && v->get_double() >= 0 && v->get_double() < 1.8e19
+        && std::trunc(v->get_double()) == v->get_double())
+        return static_cast<std::uint64_t>(v->get_double());
     return std::nullopt;
 }
 

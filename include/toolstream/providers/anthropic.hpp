@@ -1,6 +1,8 @@
 // Anthropic Messages streaming (`event: <type>` + JSON data) converted to chunk_responses.
 #pragma once
 
+#include <toolstream/detail/chunk_builder.hpp>
+#include <toolstream/detail/json_fields.hpp>
 #include <toolstream/detail/payload_parser.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/provider.hpp>
@@ -10,7 +12,6 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -53,7 +54,7 @@ struct provider_converter<anthropic> {
         const auto* root = (*parsed)->if_object();
         if (root == nullptr)
             return error::invalid_payload;
-        const std::string_view type = ev.name.empty() ? string_at(*root, "type") : ev.name;
+        const std::string_view type = ev.name.empty() ? detail::string_field(*root, "type") : ev.name;
 
         if (type == "error")
             return on_error(*root, emit);
@@ -71,8 +72,8 @@ struct provider_converter<anthropic> {
             return on_message_start(*root, emit);
         if (type == "message_stop") {
             open_ = false;
-            begin_chunk().is_complete = true;
-            send(emit);
+            out_.begin().is_complete = true;
+            emit(std::size_t{0}, std::as_const(out_.chunk()));
             return {};
         }
         if (type.empty())
@@ -93,18 +94,18 @@ private:
     template<class Emit>
     error_code on_message_start(const boost::json::object& root, Emit& emit)
     {
-        const auto* message = object_at(root, "message");
+        const auto* message = detail::object_field(root, "message");
         if (message == nullptr)
             return error::invalid_payload;
-        const std::string_view id = string_at(*message, "id");
+        const std::string_view id = detail::string_field(*message, "id");
         if (open_) {
             if (id == message_id_)
                 return {};
             spliced_ = true;
-            auto& c = begin_chunk();
+            auto& c = out_.begin();
             c.error.append("message_start for message \"").append(id)
                 .append("\" while message \"").append(message_id_).append("\" is still open");
-            send(emit);
+            emit(std::size_t{0}, std::as_const(out_.chunk()));
             return {};
         }
         open_ = true;
@@ -114,8 +115,8 @@ private:
         blocks_.clear();
         input_tokens_ = 0;
         output_tokens_ = 0;
-        if (const auto* usage = object_at(*message, "usage"))
-            input_tokens_ = count_at(*usage, "input_tokens").value_or(0);
+        if (const auto* usage = detail::object_field(*message, "usage"))
+            input_tokens_ = detail::count_field(*usage, "input_tokens").value_or(0);
         return {};   // usage is reported with message_delta, once output is known
     }
 
@@ -123,35 +124,35 @@ private:
     error_code on_block_start(const boost::json::object& root, Emit& emit)
     {
         const auto index = index_at(root);
-        const auto* block = object_at(root, "content_block");
+        const auto* block = detail::object_field(root, "content_block");
         if (!index || block == nullptr)
             return error::invalid_payload;
-        const std::string_view type = string_at(*block, "type");
-        auto& c = begin_chunk();
+        const std::string_view type = detail::string_field(*block, "type");
+        auto& c = out_.begin();
         if (type == "text") {
             kind(*index) = block_kind::text;
-            c.content.assign(string_at(*block, "text"));
+            c.content.assign(detail::string_field(*block, "text"));
         } else if (type == "thinking") {
             kind(*index) = block_kind::thinking;
-            c.reasoning.assign(string_at(*block, "thinking"));
+            c.reasoning.assign(detail::string_field(*block, "thinking"));
         } else if (type == "tool_use") {
             kind(*index) = block_kind::tool_use;
-            auto& d = begin_call(*index);
-            d.call_id.assign(string_at(*block, "id"));
-            d.name.assign(string_at(*block, "name"));
+            auto& d = call_at(*index);
+            d.call_id.assign(detail::string_field(*block, "id"));
+            d.name.assign(detail::string_field(*block, "name"));
             // Programmatic calls carry their whole input here and no deltas follow.
-            const auto* input = object_at(*block, "input");
+            const auto* input = detail::object_field(*block, "input");
             if (input != nullptr && !input->empty()) {
                 d.arguments_delta = boost::json::serialize(*input);
                 kind(*index) = block_kind::tool_input_given;
             }
-            send(emit);
+            emit(std::size_t{0}, std::as_const(out_.chunk()));
             return {};
         } else {
             kind(*index) = block_kind::other;
         }
         if (!c.content.empty() || !c.reasoning.empty())
-            send(emit);
+            emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }
 
@@ -159,15 +160,15 @@ private:
     error_code on_block_delta(const boost::json::object& root, Emit& emit)
     {
         const auto index = index_at(root);
-        const auto* delta = object_at(root, "delta");
+        const auto* delta = detail::object_field(root, "delta");
         if (!index || delta == nullptr)
             return error::invalid_payload;
-        const std::string_view type = string_at(*delta, "type");
-        auto& c = begin_chunk();
+        const std::string_view type = detail::string_field(*delta, "type");
+        auto& c = out_.begin();
         if (type == "text_delta") {
-            c.content.assign(string_at(*delta, "text"));
+            c.content.assign(detail::string_field(*delta, "text"));
         } else if (type == "thinking_delta") {
-            c.reasoning.assign(string_at(*delta, "thinking"));
+            c.reasoning.assign(detail::string_field(*delta, "thinking"));
         } else if (type == "input_json_delta") {
             block_kind& k = kind(*index);
             // A delta for a block never started is still a call: emitting it lets the missing
@@ -176,12 +177,12 @@ private:
                 k = block_kind::tool_use;
             if (k != block_kind::tool_use)
                 return {};
-            begin_call(*index).arguments_delta.assign(string_at(*delta, "partial_json"));
-            send(emit);   // even when empty: the call exists
+            call_at(*index).arguments_delta.assign(detail::string_field(*delta, "partial_json"));
+            emit(std::size_t{0}, std::as_const(out_.chunk()));   // even when empty: the call exists
             return {};
         }
         if (!c.content.empty() || !c.reasoning.empty())
-            send(emit);
+            emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }
 
@@ -193,8 +194,8 @@ private:
             return error::invalid_payload;
         block_kind& k = kind(*index);
         if (k == block_kind::tool_use || k == block_kind::tool_input_given) {
-            begin_call(*index).is_complete = true;
-            send(emit);
+            call_at(*index).is_complete = true;
+            emit(std::size_t{0}, std::as_const(out_.chunk()));
         }
         k = block_kind::other;   // a repeated stop completes nothing
         return {};
@@ -203,29 +204,29 @@ private:
     template<class Emit>
     error_code on_message_delta(const boost::json::object& root, Emit& emit)
     {
-        auto& c = begin_chunk();
-        if (const auto* delta = object_at(root, "delta"))
-            c.finish_reason.assign(string_at(*delta, "stop_reason"));
-        if (const auto* usage = object_at(root, "usage")) {
-            input_tokens_ = count_at(*usage, "input_tokens").value_or(input_tokens_);
-            output_tokens_ = count_at(*usage, "output_tokens").value_or(output_tokens_);
+        auto& c = out_.begin();
+        if (const auto* delta = detail::object_field(root, "delta"))
+            c.finish_reason.assign(detail::string_field(*delta, "stop_reason"));
+        if (const auto* usage = detail::object_field(root, "usage")) {
+            input_tokens_ = detail::count_field(*usage, "input_tokens").value_or(input_tokens_);
+            output_tokens_ = detail::count_field(*usage, "output_tokens").value_or(output_tokens_);
             c.usage = token_usage{input_tokens_, output_tokens_};
         }
         if (!c.finish_reason.empty() || c.usage)
-            send(emit);
+            emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }
 
     template<class Emit>
     error_code on_error(const boost::json::object& root, Emit& emit)
     {
-        auto& c = begin_chunk();
-        const auto* nested = object_at(root, "error");
-        std::string_view message = nested != nullptr ? string_at(*nested, "message") : string_at(root, "message");
+        auto& c = out_.begin();
+        const auto* nested = detail::object_field(root, "error");
+        std::string_view message = nested != nullptr ? detail::string_field(*nested, "message") : detail::string_field(root, "message");
         if (message.empty() && nested != nullptr)
-            message = string_at(*nested, "type");
+            message = detail::string_field(*nested, "type");
         c.error.assign(message.empty() ? std::string_view("provider error") : message);
-        send(emit);
+        emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }
 
@@ -239,69 +240,20 @@ private:
 
     std::optional<std::size_t> index_at(const boost::json::object& o) const
     {
-        auto n = count_at(o, "index");
+        auto n = detail::count_field(o, "index");
         if (!n || *n >= max_blocks)
             return std::nullopt;
         return static_cast<std::size_t>(*n);
     }
 
-    // chunk_response::clear() would destroy the tool-call delta and its strings' buffers: it is
-    // parked in spare_ instead, so steady-state conversion does not allocate.
-    chunk_response& begin_chunk()
+    // A fresh chunk holding one delta for the call at `block_index` of the current message.
+    tool_call_delta& call_at(std::size_t block_index)
     {
-        if (!chunk_.tool_calls.empty())
-            spare_ = std::move(chunk_.tool_calls.front());
-        chunk_.clear();
-        return chunk_;
+        out_.begin();
+        return out_.add_call(base_index_ + block_index);
     }
 
-    tool_call_delta& begin_call(std::size_t block_index)
-    {
-        begin_chunk();
-        auto& d = chunk_.tool_calls.emplace_back(std::move(spare_));
-        d.index = base_index_ + block_index;
-        d.call_id.clear();
-        d.name.clear();
-        d.arguments_delta.clear();
-        d.is_complete = false;
-        return d;
-    }
-
-    template<class Emit>
-    void send(Emit& emit)
-    {
-        emit(std::size_t{0}, std::as_const(chunk_));
-    }
-
-    static const boost::json::object* object_at(const boost::json::object& o, std::string_view key)
-    {
-        const auto* v = o.if_contains(key);
-        return v != nullptr ? v->if_object() : nullptr;
-    }
-
-    static std::string_view string_at(const boost::json::object& o, std::string_view key)
-    {
-        const auto* v = o.if_contains(key);
-        const auto* s = v != nullptr ? v->if_string() : nullptr;
-        return s != nullptr ? std::string_view(*s) : std::string_view();
-    }
-
-    static std::optional<std::uint64_t> count_at(const boost::json::object& o, std::string_view key)
-    {
-        const auto* v = o.if_contains(key);
-        if (v == nullptr)
-            return std::nullopt;
-        if (const auto* u = v->if_uint64())
-            return *u;
-        if (const auto* i = v->if_int64(); i != nullptr && *i >= 0)
-            return static_cast<std::uint64_t>(*i);
-        if (const auto* d = v->if_double(); d != nullptr && *d >= 0 && *d < 1.8e19 && std::trunc(*d) == *d)
-            return static_cast<std::uint64_t>(*d);
-        return std::nullopt;
-    }
-
-    chunk_response chunk_;
-    tool_call_delta spare_;
+    detail::chunk_builder out_;
     detail::payload_parser parser_;
     std::vector<block_kind> blocks_;
     std::size_t base_index_ = 0;   // call index of block 0 of the current message

@@ -1,6 +1,8 @@
 // OpenAI Responses API streaming (`event: <type>` + JSON data) converted to chunk_responses.
 #pragma once
 
+#include <toolstream/detail/chunk_builder.hpp>
+#include <toolstream/detail/json_fields.hpp>
 #include <toolstream/detail/payload_parser.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/provider.hpp>
@@ -9,7 +11,6 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -49,14 +50,14 @@ struct provider_converter<openai_responses> {
         const auto* root = (*parsed)->if_object();
         if (root == nullptr)
             return error::invalid_payload;
-        const std::string_view type = ev.name.empty() ? string_at(*root, "type") : ev.name;
+        const std::string_view type = ev.name.empty() ? detail::string_field(*root, "type") : ev.name;
 
         if (type == "response.output_text.delta")
-            return send_text(begin_chunk().content, *root, emit);
+            return send_text(out_.begin().content, *root, emit);
         if (type == "response.reasoning_summary_text.delta" || type == "response.reasoning_text.delta")
-            return send_text(begin_chunk().reasoning, *root, emit);
+            return send_text(out_.begin().reasoning, *root, emit);
         if (type == "response.refusal.delta")
-            return send_text(begin_chunk().refusal, *root, emit);
+            return send_text(out_.begin().refusal, *root, emit);
         if (type == "response.function_call_arguments.delta" || type == "response.custom_tool_call_input.delta")
             return on_arguments_delta(*root, emit);
         if (type == "response.function_call_arguments.done")
@@ -107,9 +108,9 @@ private:
     template<class Emit>
     error_code send_text(std::string& field, const boost::json::object& root, Emit& emit)
     {
-        field.assign(string_at(root, "delta"));
+        field.assign(detail::string_field(root, "delta"));
         if (!field.empty())
-            send(emit);
+            emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }
 
@@ -117,18 +118,18 @@ private:
     error_code on_item_added(const boost::json::object& root, Emit& emit)
     {
         const auto index = index_at(root);
-        const auto* item = object_at(root, "item");
+        const auto* item = detail::object_field(root, "item");
         if (!index || item == nullptr)
             return error::invalid_payload;
         auto& state = slot(*index);
-        state.id.assign(string_at(*item, "id"));
-        if (!is_client_call(string_at(*item, "type"))) {
+        state.id.assign(detail::string_field(*item, "id"));
+        if (!is_client_call(detail::string_field(*item, "type"))) {
             state.kind = item_kind::other;
             return {};
         }
         state.kind = item_kind::client_call;
-        announce(state, *item, begin_call(*index));
-        send(emit);
+        announce(state, *item, call_at(*index));
+        emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }
 
@@ -142,11 +143,11 @@ private:
         if (state.kind == item_kind::other)
             return {};
         state.kind = item_kind::client_call;   // a compat server may skip output_item.added
-        auto& d = begin_call(*index);
-        d.call_id.assign(string_at(root, "call_id"));
-        d.arguments_delta.assign(string_at(root, "delta"));
+        auto& d = call_at(*index);
+        d.call_id.assign(detail::string_field(root, "call_id"));
+        d.arguments_delta.assign(detail::string_field(root, "delta"));
         state.has_arguments = state.has_arguments || !d.arguments_delta.empty();
-        send(emit);
+        emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }
 
@@ -160,8 +161,8 @@ private:
         if (state.kind == item_kind::other || state.complete)
             return {};
         state.kind = item_kind::client_call;
-        complete(state, root, field, begin_call(*index));
-        send(emit);
+        complete(state, root, field, call_at(*index));
+        emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }
 
@@ -169,39 +170,39 @@ private:
     error_code on_item_done(const boost::json::object& root, Emit& emit)
     {
         const auto index = index_at(root);
-        const auto* item = object_at(root, "item");
+        const auto* item = detail::object_field(root, "item");
         if (!index || item == nullptr)
             return error::invalid_payload;
-        const std::string_view item_type = string_at(*item, "type");
+        const std::string_view item_type = detail::string_field(*item, "type");
         auto& state = slot(*index);
         if (!is_client_call(item_type) || (state.complete && state.announced))
             return {};
         state.kind = item_kind::client_call;
-        state.id.assign(string_at(*item, "id"));
-        auto& d = begin_call(*index);
+        state.id.assign(detail::string_field(*item, "id"));
+        auto& d = call_at(*index);
         announce(state, *item, d);   // a compat server may have sent no output_item.added
         if (!state.complete)
             complete(state, *item, item_type == "custom_tool_call" ? "input" : "arguments", d);
-        send(emit);
+        emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }
 
     template<class Emit>
     error_code on_response_end(const boost::json::object& root, std::string_view event_status, Emit& emit)
     {
-        auto& c = begin_chunk();
+        auto& c = out_.begin();
         c.is_complete = true;
         c.finish_reason.assign(event_status);
-        if (const auto* response = object_at(root, "response")) {
-            if (const std::string_view status = string_at(*response, "status"); !status.empty())
+        if (const auto* response = detail::object_field(root, "response")) {
+            if (const std::string_view status = detail::string_field(*response, "status"); !status.empty())
                 c.finish_reason.assign(status);
-            if (const auto* usage = object_at(*response, "usage"))
-                c.usage = token_usage{count_at(*usage, "input_tokens").value_or(0),
-                                      count_at(*usage, "output_tokens").value_or(0)};
+            if (const auto* usage = detail::object_field(*response, "usage"))
+                c.usage = token_usage{detail::count_field(*usage, "input_tokens").value_or(0),
+                                      detail::count_field(*usage, "output_tokens").value_or(0)};
             if (const auto* failure = response->if_contains("error"); failure != nullptr && !failure->is_null())
                 c.error.assign(error_message(*failure));
         }
-        send(emit);
+        emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }
 
@@ -209,9 +210,9 @@ private:
     error_code on_error(const boost::json::object& root, Emit& emit)
     {
         const auto* nested = root.if_contains("error");
-        begin_chunk().error.assign(nested != nullptr && !nested->is_null() ? error_message(*nested)
+        out_.begin().error.assign(nested != nullptr && !nested->is_null() ? error_message(*nested)
                                                                            : object_message(root));
-        send(emit);
+        emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }
 
@@ -228,7 +229,7 @@ private:
     static std::string_view object_message(const boost::json::object& o)
     {
         for (const char* key : {"message", "code"})
-            if (const std::string_view text = string_at(o, key); !text.empty())
+            if (const std::string_view text = detail::string_field(o, key); !text.empty())
                 return text;
         return "provider error";
     }
@@ -237,8 +238,8 @@ private:
     {
         if (state.announced)
             return;
-        d.call_id.assign(string_at(item, "call_id"));
-        d.name.assign(string_at(item, "name"));
+        d.call_id.assign(detail::string_field(item, "call_id"));
+        d.name.assign(detail::string_field(item, "name"));
         state.announced = true;
     }
 
@@ -247,11 +248,11 @@ private:
                          tool_call_delta& d)
     {
         if (!state.has_arguments) {
-            d.arguments_delta.assign(string_at(source, field));
+            d.arguments_delta.assign(detail::string_field(source, field));
             state.has_arguments = true;
         }
         if (d.name.empty() && !state.announced)
-            d.name.assign(string_at(source, "name"));
+            d.name.assign(detail::string_field(source, "name"));
         d.is_complete = true;
         state.complete = true;
     }
@@ -270,7 +271,7 @@ private:
             slot(*index);
             return index;
         }
-        const std::string_view id = string_at(root, "item_id");
+        const std::string_view id = detail::string_field(root, "item_id");
         for (std::size_t i = items_.size(); !id.empty() && i-- > 0;)
             if (items_[i].id == id)
                 return i;
@@ -279,69 +280,20 @@ private:
 
     std::optional<std::size_t> index_at(const boost::json::object& o) const
     {
-        auto n = count_at(o, "output_index");
+        auto n = detail::count_field(o, "output_index");
         if (!n || *n >= max_items)
             return std::nullopt;
         return static_cast<std::size_t>(*n);
     }
 
-    // chunk_response::clear() would destroy the tool-call delta and its strings' buffers: it is
-    // parked in spare_ instead, so steady-state conversion does not allocate.
-    chunk_response& begin_chunk()
+    // A fresh chunk holding one delta for the call at `output_index` of the current message.
+    tool_call_delta& call_at(std::size_t output_index)
     {
-        if (!chunk_.tool_calls.empty())
-            spare_ = std::move(chunk_.tool_calls.front());
-        chunk_.clear();
-        return chunk_;
+        out_.begin();
+        return out_.add_call(base_index_ + output_index);
     }
 
-    tool_call_delta& begin_call(std::size_t output_index)
-    {
-        begin_chunk();
-        auto& d = chunk_.tool_calls.emplace_back(std::move(spare_));
-        d.index = base_index_ + output_index;
-        d.call_id.clear();
-        d.name.clear();
-        d.arguments_delta.clear();
-        d.is_complete = false;
-        return d;
-    }
-
-    template<class Emit>
-    void send(Emit& emit)
-    {
-        emit(std::size_t{0}, std::as_const(chunk_));
-    }
-
-    static const boost::json::object* object_at(const boost::json::object& o, std::string_view key)
-    {
-        const auto* v = o.if_contains(key);
-        return v != nullptr ? v->if_object() : nullptr;
-    }
-
-    static std::string_view string_at(const boost::json::object& o, std::string_view key)
-    {
-        const auto* v = o.if_contains(key);
-        const auto* s = v != nullptr ? v->if_string() : nullptr;
-        return s != nullptr ? std::string_view(*s) : std::string_view();
-    }
-
-    static std::optional<std::uint64_t> count_at(const boost::json::object& o, std::string_view key)
-    {
-        const auto* v = o.if_contains(key);
-        if (v == nullptr)
-            return std::nullopt;
-        if (const auto* u = v->if_uint64())
-            return *u;
-        if (const auto* i = v->if_int64(); i != nullptr && *i >= 0)
-            return static_cast<std::uint64_t>(*i);
-        if (const auto* d = v->if_double(); d != nullptr && *d >= 0 && *d < 1.8e19 && std::trunc(*d) == *d)
-            return static_cast<std::uint64_t>(*d);
-        return std::nullopt;
-    }
-
-    chunk_response chunk_;
-    tool_call_delta spare_;
+    detail::chunk_builder out_;
     detail::payload_parser parser_;
     std::vector<item_state> items_;   // by output_index, for the current response
     std::size_t base_index_ = 0;      // call index of output_index 0 of the current response
