@@ -1,15 +1,31 @@
-// toolstream: streaming LLM output in, segment events and tool invocations out.
+// toolstream: streaming LLM output in, segment events and tool invocations out. Everything.
 #pragma once
 
 #include <toolstream/concepts.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/handler.hpp>
 #include <toolstream/invocation_adapter.hpp>
+#include <toolstream/limits.hpp>
+#include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/policies/json.hpp>
 #include <toolstream/policies/passthrough.hpp>
+#include <toolstream/policies/runtime.hpp>
+#include <toolstream/policies/sentinel.hpp>
+#include <toolstream/policies/xml.hpp>
 #include <toolstream/provider.hpp>
+#include <toolstream/providers/anthropic.hpp>
+#include <toolstream/providers/gemini.hpp>
+#include <toolstream/providers/mistral.hpp>
+#include <toolstream/providers/ollama.hpp>
+#include <toolstream/providers/openai_chat.hpp>
+#include <toolstream/providers/openai_responses.hpp>
+#include <toolstream/runtime_pipeline.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/segment_writer.hpp>
 #include <toolstream/sinks.hpp>
+#include <toolstream/stream_summary.hpp>
 #include <toolstream/tool_invocation.hpp>
+#include <toolstream/transport/ndjson.hpp>
+#include <toolstream/transport/sse.hpp>
 #include <toolstream/types.hpp>

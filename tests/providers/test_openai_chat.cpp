@@ -448,7 +448,7 @@ TEST_CASE("openai_chat: invalid payloads are rejected and the stream goes on", "
     CHECK(rec.out[0].chunk.content == "b");
 }
 
-TEST_CASE("openai_chat: [DONE] and blank data are not chunks", "[openai_chat]")
+TEST_CASE("openai_chat: the DONE sentinel and blank data are not chunks", "[openai_chat]")
 {
     converter conv;
     recorder rec;

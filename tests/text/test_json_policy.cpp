@@ -160,7 +160,7 @@ TEST_CASE("json: signatures may be split by whitespace", "[json]")
     check_single_call(R"({"tools": [{"name": "e", "arguments": {"y": true}}]})", "e", R"({"y":true})");
 }
 
-TEST_CASE("json: a { or [ that is not a signature stays text byte for byte", "[json]")
+TEST_CASE("json: a brace or bracket that is not a signature stays text byte for byte", "[json]")
 {
     for (std::string_view input : {
              std::string_view(R"(if (x) { return [1, 2]; } {"foo": 1} [[a]] {"tool_call": 1} {"tool" 1} [{"names": 2}])"),

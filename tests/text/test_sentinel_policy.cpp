@@ -162,7 +162,7 @@ TEST_CASE("sentinel: regression §6.5/§4.1, a start marker split at any byte is
     check_chunk_invariance<sentinel>(input);
 }
 
-TEST_CASE("sentinel: regression §6.10, ]] inside header strings or arrays does not end the header", "[sentinel]")
+TEST_CASE("sentinel: regression §6.10, a closing double bracket inside header strings or arrays does not end the header", "[sentinel]")
 {
     const std::string_view input =
         R"([[SEG_START {"type":"tool","tool_name":"m","note":"a ]] b","arguments":{"grid":[[1,2],[3]],"s":"x\"]]"}}]]body[[SEG_END]])";
