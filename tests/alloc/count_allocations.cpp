@@ -19,16 +19,33 @@ std::atomic<bool> counting{false};
 std::atomic<std::size_t> allocations{0};
 } // namespace
 
-void* operator new(std::size_t n)
+// Every replaceable form that can pair with another (plain and array, throwing and nothrow):
+// mixing ours with the runtime's would hand malloc'd memory to a different deallocator.
+namespace {
+void* counted_allocate(std::size_t n) noexcept
 {
     if (counting.load(std::memory_order_relaxed))
         allocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(n == 0 ? 1 : n))
+    return std::malloc(n == 0 ? 1 : n);
+}
+void* counted_allocate_or_throw(std::size_t n)
+{
+    if (void* p = counted_allocate(n))
         return p;
     throw std::bad_alloc();
 }
+} // namespace
+
+void* operator new(std::size_t n) { return counted_allocate_or_throw(n); }
+void* operator new[](std::size_t n) { return counted_allocate_or_throw(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_allocate(n); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_allocate(n); }
 void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace {
 
