@@ -4,6 +4,8 @@
 #
 #   benchmarks/run_peers.sh                  # every peer
 #   PEERS="partial-json vercel-openai" benchmarks/run_peers.sh
+#   SIZES="16384" BIG_SIZE= benchmarks/run_peers.sh   # only 16 KiB (an empty BIG_SIZE: no 1 MiB)
+#   STREAMS_DIR=dir benchmarks/run_peers.sh            # read/keep <dialect>-<size>.sse there
 #
 # Each run is bounded: a peer that exceeds TIMEOUT_S (default 60) at one size is not run at the
 # larger ones, and only peers fast at 256 KiB are run at 1 MiB.
@@ -14,8 +16,8 @@ peers_dir=$root/benchmarks/peers
 results=$root/benchmarks/results/peers.jsonl
 timeout_s=${TIMEOUT_S:-60}
 delta_chars=4
-sizes=(16384 65536 262144)
-big_size=1048576
+read -r -a sizes <<< "${SIZES:-16384 65536 262144}"
+big_size=${BIG_SIZE-1048576}
 # x4 content is ~x16 time for a quadratic peer, so a 256 KiB median under 4 s keeps 1 MiB
 # near the timeout even in the worst case.
 big_gate_s=4
@@ -40,6 +42,8 @@ done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+streams=${STREAMS_DIR:-$work}
+mkdir -p "$streams"
 
 g++ -std=c++20 -O2 "$root/benchmarks/gen_streams.cpp" -o "$work/gen"
 if [[ ! -f $peers_dir/node_modules/.package-lock.json ]]; then
@@ -48,7 +52,7 @@ fi
 
 # Streams are generated on first use: the 1 MiB OpenAI one is ~88 MB.
 stream_file() {
-    local file=$work/$1-$2.sse
+    local file=$streams/$1-$2.sse
     [[ -f $file ]] || "$work/gen" "$1" "$2" "$delta_chars" "$file"
     echo "$file"
 }
@@ -63,7 +67,7 @@ for peer in "${peers[@]}"; do
     dialect=${dialect_of[$peer]}
     skip_reason=
     median=
-    for size in "${sizes[@]}" "$big_size"; do
+    for size in "${sizes[@]}" ${big_size:+"$big_size"}; do
         if [[ -z $skip_reason && $size == "$big_size" ]] &&
            ! awk -v m="${median:-x}" -v g="$big_gate_s" 'BEGIN { exit !(m != "x" && m + 0 <= g) }'; then
             skip_reason="not fast at 256 KiB (median ${median:-none} s, gate ${big_gate_s} s)"

@@ -1,0 +1,176 @@
+// Heap allocations per MB of input, and per chunk in the steady state, counted by a replaced
+// global operator new. Its own executable: the replacement counts everything in the process.
+//
+// Each scenario streams a 1 MiB write_file call (the mixed stream: scale 256, 13 MB). A chunk is
+// one provider event for the pipelines (one chunk_response) and one feed() for the text
+// policies. The steady state is the middle half of the input: the writes that start between 25%
+// and 75% of it, away from the first events (buffers growing to their working size) and from the
+// end (the invocation, whose arguments are built once per call). Buffers that must hold a whole
+// call (its content, for the invocation) still double now and then: a few allocations per MB.
+//
+// Output: one JSON line per scenario on stdout (for run_comparison.sh), a table on stderr.
+#include "bench_support.hpp"
+
+#include <toolstream/handler.hpp>
+#include <toolstream/pipeline.hpp>
+#include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/policies/json.hpp>
+#include <toolstream/policies/passthrough.hpp>
+#include <toolstream/policies/sentinel.hpp>
+#include <toolstream/policies/xml.hpp>
+#include <toolstream/providers/anthropic.hpp>
+#include <toolstream/providers/gemini.hpp>
+#include <toolstream/providers/openai_chat.hpp>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <string>
+
+// GCC pairs the replaced operator new with free() and cannot see that they match.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+namespace {
+std::atomic<bool> counting{false};
+std::atomic<std::size_t> allocations{0};
+
+void* counted_allocate(std::size_t n) noexcept
+{
+    if (counting.load(std::memory_order_relaxed))
+        allocations.fetch_add(1, std::memory_order_relaxed);
+    return std::malloc(n == 0 ? 1 : n);
+}
+void* counted_allocate_or_throw(std::size_t n)
+{
+    if (void* p = counted_allocate(n))
+        return p;
+    throw std::bad_alloc();
+}
+} // namespace
+
+// Every replaceable form that can pair with another (plain and array, throwing and nothrow):
+// mixing ours with the runtime's would hand malloc'd memory to a different deallocator.
+void* operator new(std::size_t n) { return counted_allocate_or_throw(n); }
+void* operator new[](std::size_t n) { return counted_allocate_or_throw(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_allocate(n); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_allocate(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+
+namespace {
+
+namespace ts = toolstream;
+namespace tb = toolstream::bench;
+
+struct measurement {
+    std::size_t input_bytes = 0;
+    std::size_t chunks = 0;          // in the whole input
+    std::size_t allocations = 0;     // from the first write to the end of finish()/finalize()
+    std::size_t steady_chunks = 0;   // in the middle half
+    std::size_t steady_allocations = 0;
+};
+
+// Provider events (SSE `data:` lines) in `bytes`.
+std::size_t sse_events(std::string_view bytes)
+{
+    std::size_t n = 0;
+    for (std::size_t at = 0; (at = bytes.find("data: ", at)) != std::string_view::npos; at += 6)
+        ++n;
+    return n;
+}
+
+// Feeds `bytes` in pieces of `write_size` through `write`, then calls `end`, counting allocations
+// overall and in the middle half. `chunks_in(range)` counts the chunks a range of the input holds.
+template<class Write, class End, class ChunksIn>
+measurement count(const std::string& bytes, std::size_t write_size, Write&& write, End&& end, ChunksIn&& chunks_in)
+{
+    const std::size_t from = bytes.size() / 4 / write_size * write_size;
+    const std::size_t to = 3 * bytes.size() / 4 / write_size * write_size;
+    measurement m{bytes.size(), chunks_in(std::string_view(bytes)), 0,
+                  chunks_in(std::string_view(bytes).substr(from, to - from)), 0};
+    std::size_t at_from = 0;
+    allocations = 0;
+    counting = true;
+    for (std::size_t at = 0; at < bytes.size(); at += write_size) {
+        if (at == from)
+            at_from = allocations.load();
+        if (at == to)
+            m.steady_allocations = allocations.load() - at_from;
+        write(std::string_view(bytes).substr(at, write_size));
+    }
+    end();
+    counting = false;
+    m.allocations = allocations.load();
+    return m;
+}
+
+template<class Provider>
+measurement pipeline_run(const std::string& kind, std::size_t size)
+{
+    tb::tally t;
+    ts::pipeline<Provider, ts::api_tool_call, tb::counting_sink> p(tb::counting_sink{&t});
+    return count(
+        tb::input(kind, size), tb::network_read, [&](std::string_view piece) { (void)p.write(piece); },
+        [&] { (void)p.finish(); }, sse_events);
+}
+
+template<class Policy>
+measurement policy_run(const std::string& kind, std::size_t size, std::size_t chunk)
+{
+    tb::tally t;
+    ts::handler<Policy, tb::counting_sink> h(tb::counting_sink{&t});
+    return count(
+        tb::input(kind, size), chunk, [&](std::string_view piece) { (void)h.feed(piece); },
+        [&] { (void)h.finalize(); }, [chunk](std::string_view range) { return (range.size() + chunk - 1) / chunk; });
+}
+
+void report(const std::string& scenario, const std::string& unit, std::size_t size, const measurement& m)
+{
+    const double per_mb = static_cast<double>(m.allocations) / (static_cast<double>(m.input_bytes) / 1e6);
+    // A stream of one event (a whole Gemini call) has no steady state to speak of.
+    std::string per_chunk = "null";
+    if (m.steady_chunks > 0) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.6f",
+                      static_cast<double>(m.steady_allocations) / static_cast<double>(m.steady_chunks));
+        per_chunk = buf;
+    }
+    std::printf("{\"scenario\":\"%s\",\"chunk_unit\":\"%s\",\"size\":%zu,\"input_bytes\":%zu,"
+                "\"chunks\":%zu,\"allocations\":%zu,\"allocations_per_mb\":%.3f,\"steady_chunks\":%zu,"
+                "\"steady_allocations\":%zu,\"steady_allocations_per_chunk\":%s}\n",
+                scenario.c_str(), unit.c_str(), size, m.input_bytes, m.chunks, m.allocations, per_mb,
+                m.steady_chunks, m.steady_allocations, per_chunk.c_str());
+    std::fprintf(stderr, "%-28s %10zu %8zu %8zu %10.2f %13zu %12zu %10s\n", scenario.c_str(), m.input_bytes,
+                 m.chunks, m.allocations, per_mb, m.steady_chunks, m.steady_allocations, per_chunk.c_str());
+}
+
+} // namespace
+
+int main()
+{
+    constexpr std::size_t size = 1024 * 1024;
+    std::fprintf(stderr, "%-28s %10s %8s %8s %10s %13s %12s %10s\n", "scenario", "input B", "chunks", "allocs",
+                 "allocs/MB", "steady chunks", "steady allocs", "per chunk");
+    const auto pipeline = [&]<class Provider>(const char* kind, Provider) {
+        report(std::string("pipeline/") + kind, "provider event", size, pipeline_run<Provider>(kind, size));
+    };
+    pipeline("openai_chat", ts::openai_chat{});
+    pipeline("anthropic", ts::anthropic{});
+    pipeline("gemini", ts::gemini{});
+    pipeline("gemini_partial", ts::gemini{});
+    report("pipeline/mixed", "provider event", 256, pipeline_run<ts::openai_chat>("mixed", 256));
+
+    const auto policy = [&]<class Policy>(const char* name, const char* kind, Policy) {
+        report(std::string("policy/") + name + "/chunk:16", "feed", size, policy_run<Policy>(kind, size, 16));
+    };
+    policy("passthrough", "xml", ts::passthrough{});
+    policy("xml", "xml", ts::xml{});
+    policy("json", "json", ts::json{});
+    policy("sentinel", "sentinel", ts::sentinel{});
+    return 0;
+}
