@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace toolstream::detail {
 
@@ -25,6 +26,8 @@ struct file_argument_callbacks {
 /// Decodes `{"path": "...", "<body_key>": "..."}` (keys in any order, other keys ignored):
 /// each decoded piece of the body string is reported as it arrives (escapes such as `\uD83D\uDE00`
 /// split across fragments included); the path is reported once, when its string closes.
+/// Arguments that are not an object, a body that is not a string, and a second `path` or body
+/// key (JSON readers disagree on which one counts) fail with error::invalid_arguments.
 class file_arguments_decoder {
 public:
     /// Boost 1.81 #876: a write suspended inside `\uXXXX` followed by 4 KiB or more overflows
@@ -44,6 +47,15 @@ public:
     {
         if (failed_)
             return failed_;
+        // Decided by the first byte, so that the error does not depend on the fragmentation.
+        if (!opened_) {
+            const std::size_t first = fragment.find_first_not_of(" \t\r\n");
+            if (first != std::string_view::npos) {
+                opened_ = true;
+                if (fragment[first] != '{')
+                    return failed_ = error::invalid_arguments;
+            }
+        }
         parser_.handler().cb = &cb;
         while (!fragment.empty()) {
             if (parser_.done()) {
@@ -87,22 +99,23 @@ private:
         std::string key;    // the top-level key being read, capped: long keys match nothing
         field current = field::other;
         std::string path;
-        bool path_seen = false;
+        bool path_key_seen = false;
+        bool body_key_seen = false;
 
         bool on_document_begin(error_code&) { return true; }
         bool on_document_end(error_code&) { return true; }
-        bool on_object_begin(error_code&)
+        bool on_object_begin(error_code& ec)
         {
+            if (!not_body(ec))
+                return false;
             ++depth;
             return true;
         }
         bool on_object_end(std::size_t, error_code&) { return close(); }
         bool on_array_begin(error_code& ec)
         {
-            if (depth == 0) {   // the arguments must be an object
-                ec = error::invalid_arguments;
+            if (!not_body(ec))
                 return false;
-            }
             ++depth;
             return true;
         }
@@ -112,25 +125,33 @@ private:
             append_key(s);
             return true;
         }
-        bool on_key(std::string_view s, std::size_t, error_code&)
+        bool on_key(std::string_view s, std::size_t, error_code& ec)
         {
             append_key(s);
             if (depth == 1) {
                 current = key == "path" ? field::path : key == body_key ? field::body : field::other;
                 key.clear();
+                bool& seen = current == field::path ? path_key_seen : body_key_seen;
+                if (current != field::other && std::exchange(seen, true)) {
+                    ec = error::invalid_arguments;
+                    return false;
+                }
             }
             return true;
         }
-        bool on_string_part(std::string_view s, std::size_t, error_code& ec) { return string_piece(s, ec); }
-        bool on_string(std::string_view s, std::size_t, error_code& ec)
+        bool on_string_part(std::string_view s, std::size_t, error_code&)
         {
-            if (!string_piece(s, ec))
-                return false;
-            if (depth == 1 && current == field::path && !path_seen) {
-                path_seen = true;
+            string_piece(s);
+            return true;
+        }
+        bool on_string(std::string_view s, std::size_t, error_code&)
+        {
+            string_piece(s);
+            if (depth == 1 && current == field::path)
                 cb->on_path(cb->context, path);
-            }
-            return scalar(ec);
+            if (depth == 1)
+                current = field::other;
+            return true;
         }
         bool on_number_part(std::string_view, error_code&) { return true; }
         bool on_int64(std::int64_t, std::string_view, error_code& ec) { return scalar(ec); }
@@ -146,26 +167,28 @@ private:
             if (depth == 1 && key.size() <= 16)
                 key.append(s.substr(0, 17 - key.size()));
         }
-        bool string_piece(std::string_view s, error_code& ec)
+        void string_piece(std::string_view s)
         {
-            if (depth == 0) {   // a bare string is not an arguments object
-                ec = error::invalid_arguments;
-                return false;
-            }
             if (depth == 1 && current == field::body && !s.empty())
                 cb->on_body(cb->context, s);
-            else if (depth == 1 && current == field::path && !path_seen)
+            else if (depth == 1 && current == field::path)
                 path.append(s);
-            return true;
         }
         bool scalar(error_code& ec)
         {
-            if (depth == 0) {
+            if (!not_body(ec))
+                return false;
+            if (depth == 1)
+                current = field::other;
+            return true;
+        }
+        // A body that is not a string would make an empty file of a complete call.
+        bool not_body(error_code& ec)
+        {
+            if (depth == 1 && current == field::body) {
                 ec = error::invalid_arguments;
                 return false;
             }
-            if (depth == 1)
-                current = field::other;
             return true;
         }
         bool close()
@@ -187,6 +210,7 @@ private:
     // Boost 1.81 #814: basic_parser must not be the first member, or a caller buffer ending
     // exactly at this object's address is mistaken for the parser's sentinel.
     error_code failed_;
+    bool opened_ = false;   // the first non-whitespace byte was seen
     boost::json::basic_parser<events> parser_;
 };
 

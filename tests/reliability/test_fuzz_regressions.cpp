@@ -1,0 +1,95 @@
+// Inputs the fuzz targets (fuzz/) found, reduced, one test each: the behaviour is now fixed.
+#include <toolstream/handler.hpp>
+#include <toolstream/policies/api_tool_call.hpp>
+
+#include "catch_compat.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+using namespace toolstream;
+
+namespace {
+
+// Streams one native call: `name` on the first fragment, `arguments` cut into `pieces` of the
+// given size (0: whole), completed by the provider.
+tool_invocation stream_call(std::string_view name, std::string_view arguments, std::size_t piece = 0)
+{
+    handler<api_tool_call> h;
+    chunk_response c;
+    c.tool_calls.push_back({0, "call_1", std::string(name), {}, false});
+    std::size_t at = 0;
+    do {
+        const std::size_t n = piece == 0 ? arguments.size() : std::min(piece, arguments.size() - at);
+        c.tool_calls[0].arguments_delta.assign(arguments.substr(at, n));
+        at += n;
+        REQUIRE(!h.feed(c));
+        c.tool_calls[0].name.clear();
+    } while (at < arguments.size());
+    c.tool_calls[0].arguments_delta.clear();
+    c.tool_calls[0].is_complete = true;
+    REQUIRE(!h.feed(c));
+    REQUIRE(!h.finalize());
+    REQUIRE(h.invocations().size() == 1);
+    return h.invocations()[0];
+}
+
+} // namespace
+
+// fuzz_api_tool_call: `"m<NUL>_` gave "syntax error" whole but "not valid JSON" when split after
+// `"m` (the bare string was refused at its first piece, before the NUL was read).
+TEST_CASE("fuzz regression: file arguments that are not an object fail alike however split", "[reliability][fuzz]")
+{
+    for (std::string_view args : {std::string_view("\"m\0_", 4), std::string_view("\"abc\""),
+                                  std::string_view(" [1, 2]"), std::string_view("5"), std::string_view("x{")}) {
+        const auto whole = stream_call("write_file", args);
+        CHECK(whole.status == invocation_status::invalid_arguments);
+        CHECK(whole.error == make_error_code(error::invalid_arguments).message());
+        for (std::size_t piece : {1, 2, 3})
+            CHECK(stream_call("write_file", args, piece) == whole);
+    }
+}
+
+// fuzz_api_tool_call: `{"path":"a.txt","content":{}}` was a complete write_file with an empty
+// body: executing it would have truncated the file.
+TEST_CASE("fuzz regression: a file body that is not a string is invalid, never an empty file", "[reliability][fuzz]")
+{
+    for (std::string_view body : {"{}", "{\"a\":\"b\"}", "[\"x\"]", "5", "true", "null"}) {
+        const std::string args = R"({"path":"a.txt","content":)" + std::string(body) + "}";
+        for (std::size_t piece : {0, 1}) {
+            const auto inv = stream_call("write_file", args, piece);
+            INFO(args << " in pieces of " << piece);
+            CHECK(inv.status == invocation_status::invalid_arguments);
+            CHECK(inv.arguments_raw == args);
+        }
+    }
+    const auto patch = stream_call("patch_file", R"({"path":"a","patch":["@@"]})");
+    CHECK(patch.status == invocation_status::invalid_arguments);
+    // Other keys may hold anything; a missing body is still an empty file.
+    const auto ok = stream_call("write_file", R"({"path":"a","mode":{"x":[1]},"content":"hi"})", 1);
+    CHECK(ok.is_complete());
+    CHECK(ok.arguments.at("content") == "hi");
+    CHECK(stream_call("write_file", R"({"path":"a"})").arguments.at("content") == "");
+}
+
+// fuzz_api_tool_call: with a key repeated, the streamed body was both values joined and the
+// path the first one, while JSON readers (Boost.JSON, Python) take the last: the file shown
+// was not the file an executor re-reading arguments_raw would write.
+TEST_CASE("fuzz regression: a repeated path or body key makes file arguments invalid", "[reliability][fuzz]")
+{
+    for (std::string_view args : {R"({"path":"a","content":"x","content":"y"})",
+                                  R"({"path":"a","content":"x","path":"/etc/passwd"})",
+                                  R"({"path":"a","path":"b","content":"x"})"}) {
+        for (std::size_t piece : {0, 1, 5}) {
+            INFO(args << " in pieces of " << piece);
+            const auto inv = stream_call("write_file", args, piece);
+            CHECK(inv.status == invocation_status::invalid_arguments);
+            CHECK(inv.arguments_raw == args);
+        }
+    }
+    // A nested key of the same name is no repeat.
+    const auto nested = stream_call("write_file", R"({"meta":{"path":"x","content":1},"path":"a","content":"y"})");
+    CHECK(nested.is_complete());
+    CHECK(nested.arguments.at("path") == "a");
+}
