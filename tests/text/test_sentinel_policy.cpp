@@ -263,10 +263,14 @@ TEST_CASE("sentinel: an opening longer than max_held is text, and held bytes sta
     CHECK(fits.invocations.size() == 1);
 
     handler<sentinel> h(recording_sink{}, {}, sentinel(small));
+    std::size_t reported = 0;
     for (char c : input) {
-        REQUIRE(!h.feed(std::string_view(&c, 1)));
+        const auto ec = h.feed(std::string_view(&c, 1));
+        REQUIRE(test::fed_cleanly(ec));
+        reported += ec == error::marker_too_long;
         CHECK(h.policy().held_bytes() <= 64);
     }
+    CHECK(reported == 1);   // the one opening that passed the cap
 }
 
 TEST_CASE("sentinel: native tool calls are assembled too, and finalize ends them", "[sentinel]")

@@ -314,6 +314,7 @@ private:
         }
         if (w.size() == cap) {
             phase_ = phase::args;
+            out.report(error::marker_too_long);   // a value longer than the cap is not read
             return take(buf, cap, true, out);
         }
         hint_ = pos;

@@ -124,6 +124,8 @@ private:
             if (verdict == detail::json_signature_matcher::verdict::more && signature_.scanned() < options_.max_held)
                 return pos;   // the signature may still complete: hold from its first byte
             candidate_ = false;
+            if (verdict == detail::json_signature_matcher::verdict::more)
+                out.report(error::marker_too_long);   // released as text, unread past max_held
             if (verdict == detail::json_signature_matcher::verdict::match) {
                 in_json_ = true;
                 tracker_.reset(signature_.layout());

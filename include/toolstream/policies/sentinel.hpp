@@ -120,6 +120,8 @@ private:
                 const auto verdict = opening_.advance(opening.substr(0, options_.max_held));
                 if (verdict == detail::sentinel_opening_reader::verdict::more && opening_.scanned() < options_.max_held)
                     return pos;
+                if (verdict == detail::sentinel_opening_reader::verdict::more)
+                    out.report(error::marker_too_long);   // released as text, unread past max_held
                 const auto read = opening.substr(0, opening_.scanned());
                 pos += read.size();
                 state_ = state::text;

@@ -1,6 +1,7 @@
 // The xml policy: tool calls written as XML tags inside the model's text.
 #pragma once
 
+#include <toolstream/error.hpp>
 #include <toolstream/detail/marker_scanner.hpp>
 #include <toolstream/detail/native_call_assembler.hpp>
 #include <toolstream/detail/xml_block.hpp>
@@ -171,6 +172,8 @@ private:
             return false;
         if (t.type == detail::tag_scan::kind::tag && open_block(v.substr(0, t.size), out))
             return true;
+        if (t.type == detail::tag_scan::kind::not_tag && t.size == cap())
+            out.report(error::marker_too_long);   // an opening longer than max_tag_size is text
         out.text(v.substr(0, t.size));
         buf_.consume(t.size);
         state_ = state::text;
