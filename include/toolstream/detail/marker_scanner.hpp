@@ -82,6 +82,49 @@ inline std::size_t common_prefix(std::string_view text, std::string_view marker,
     return i;
 }
 
+/// Checks the markers at candidate `p`: a full match is final; the first partial one is kept.
+inline bool try_at(std::string_view text, std::size_t p, std::span<const std::string_view> markers,
+                   bool ignore_case, marker_match& out) noexcept
+{
+    const std::string_view rest(text.data() + p, text.size() - p);
+    for (std::size_t i = 0; i < markers.size(); ++i) {
+        auto m = markers[i];
+        if (m.empty())
+            continue;
+        auto n = common_prefix(rest, m, ignore_case);
+        if (n == m.size()) {
+            out = {p, i, false};
+            return true;
+        }
+        if (n == rest.size() && !out.prefix)
+            out = {p, marker_match::npos, true};
+    }
+    return false;
+}
+
+/// find_marker for markers starting with more than four distinct bytes: a first-byte table.
+inline marker_match find_by_table(std::string_view text, std::span<const std::string_view> markers,
+                                  bool ignore_case) noexcept
+{
+    std::array<bool, 256> first{};
+    for (auto m : markers) {
+        if (m.empty())
+            continue;
+        auto c = static_cast<unsigned char>(m.front());
+        first[c] = true;
+        if (ignore_case) {
+            first[lower(c)] = true;
+            if (c >= 'a' && c <= 'z')
+                first[c - 'a' + 'A'] = true;
+        }
+    }
+    marker_match out{text.size(), marker_match::npos, false};
+    for (std::size_t p = 0; p < text.size(); ++p)
+        if (first[static_cast<unsigned char>(text[p])] && try_at(text, p, markers, ignore_case, out))
+            break;
+    return out;
+}
+
 } // namespace scan
 
 /// Earliest full occurrence of any marker in `text` (at one position, the lowest index wins); if
@@ -90,19 +133,23 @@ inline std::size_t common_prefix(std::string_view text, std::string_view marker,
 /// markers are ignored. Candidates are found with memchr when the markers start with at most four
 /// distinct bytes (the usual `<`, `{`, `[`), else with a first-byte table; each candidate costs at
 /// most the longest marker, so the scan is linear in `text`.
+///
+/// Policies call this once or twice per chunk, often on a few bytes, so the set-up is kept to
+/// collecting the first bytes: no table, and a single memchr loop for a single first byte.
 inline marker_match find_marker(std::string_view text, std::span<const std::string_view> markers,
                                 bool ignore_case = false)
 {
-    std::array<bool, 256> first{};
     std::array<unsigned char, 4> firsts{};
     std::size_t distinct = 0;
+    bool many = false;
     auto add_first = [&](unsigned char c) {
-        if (first[c])
-            return;
-        first[c] = true;
+        for (std::size_t k = 0; k < distinct; ++k)
+            if (firsts[k] == c)
+                return;
         if (distinct < firsts.size())
-            firsts[distinct] = c;
-        ++distinct;
+            firsts[distinct++] = c;
+        else
+            many = true;
     };
     for (auto m : markers) {
         if (m.empty())
@@ -115,52 +162,46 @@ inline marker_match find_marker(std::string_view text, std::span<const std::stri
                 add_first(static_cast<unsigned char>(c - 'a' + 'A'));
         }
     }
+    if (many)
+        return scan::find_by_table(text, markers, ignore_case);
 
     marker_match out{text.size(), marker_match::npos, false};
-    if (distinct == 0)
+    const char* const data = text.data();
+    const std::size_t size = text.size();
+    if (distinct == 0 || size == 0)   // an empty view may hold a null pointer, which memchr must not get
         return out;
+    if (distinct == 1) {
+        for (std::size_t p = 0; p < size; ++p) {
+            const void* hit = std::memchr(data + p, firsts[0], size - p);
+            if (hit == nullptr)
+                break;
+            p = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+            if (scan::try_at(text, p, markers, ignore_case, out))
+                break;
+        }
+        return out;
+    }
 
-    // Next occurrence of each first byte at or after the cursor (memchr path), found lazily so each
-    // byte is searched once per first byte.
+    // Next occurrence of each first byte at or after the cursor, found lazily so each byte is
+    // searched once per first byte.
     std::array<std::size_t, 4> next{};
-    const bool use_memchr = distinct <= firsts.size();
     auto refresh = [&](std::size_t k, std::size_t from) {
-        const void* hit = from < text.size() ? std::memchr(text.data() + from, firsts[k], text.size() - from) : nullptr;
-        next[k] = hit != nullptr ? static_cast<std::size_t>(static_cast<const char*>(hit) - text.data()) : text.size();
+        const void* hit = from < size ? std::memchr(data + from, firsts[k], size - from) : nullptr;
+        next[k] = hit != nullptr ? static_cast<std::size_t>(static_cast<const char*>(hit) - data) : size;
     };
-    if (use_memchr)
-        for (std::size_t k = 0; k < distinct; ++k)
-            refresh(k, 0);
-
-    std::size_t p = 0;
-    while (p < text.size()) {
-        if (use_memchr) {
-            std::size_t best = text.size();
-            for (std::size_t k = 0; k < distinct; ++k) {
-                if (next[k] < p)
-                    refresh(k, p);
-                if (next[k] < best)
-                    best = next[k];
-            }
-            p = best;
-        } else {
-            while (p < text.size() && !first[static_cast<unsigned char>(text[p])])
-                ++p;
+    for (std::size_t k = 0; k < distinct; ++k)
+        refresh(k, 0);
+    for (std::size_t p = 0; p < size; ++p) {
+        std::size_t best = size;
+        for (std::size_t k = 0; k < distinct; ++k) {
+            if (next[k] < p)
+                refresh(k, p);
+            if (next[k] < best)
+                best = next[k];
         }
-        if (p >= text.size())
+        p = best;
+        if (p >= size || scan::try_at(text, p, markers, ignore_case, out))
             break;
-        auto rest = text.substr(p);
-        for (std::size_t i = 0; i < markers.size(); ++i) {
-            auto m = markers[i];
-            if (m.empty())
-                continue;
-            auto n = scan::common_prefix(rest, m, ignore_case);
-            if (n == m.size())
-                return {p, i, false};
-            if (n == rest.size() && !out.prefix)
-                out = {p, marker_match::npos, true};
-        }
-        ++p;
     }
     return out;
 }
