@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -124,7 +125,23 @@ public:
             done_pending_ = false;
             return {event::done, from};
         }
+        // Inside a string nobody captures, only `"` and `\` matter: jump to the next of either.
+        // Their next positions are searched lazily, each byte once per character, so a call's
+        // long string (a file's content) costs two memchr passes instead of a step per byte.
+        std::size_t next_quote = limit;
+        std::size_t next_backslash = limit;
+        bool searched = false;
         for (std::size_t i = from; i < limit; ++i) {
+            if (in_string_ && !escape_ && capture_ == capture::none) {
+                if (!searched || next_quote < i)
+                    next_quote = find(text, i, limit, '"');
+                if (!searched || next_backslash < i)
+                    next_backslash = find(text, i, limit, '\\');
+                searched = true;
+                i = next_quote < next_backslash ? next_quote : next_backslash;
+                if (i == limit)
+                    break;
+            }
             const char c = text[i];
             if (in_string_) {
                 if (escape_) {
@@ -204,6 +221,13 @@ private:
     static constexpr std::size_t max_key = 8;
 
     level* top() noexcept { return depth_ >= 1 && depth_ <= tracked_levels ? &levels_[depth_ - 1] : nullptr; }
+
+    // Position of the first `c` in text[from, limit), or limit.
+    static std::size_t find(std::string_view text, std::size_t from, std::size_t limit, char c) noexcept
+    {
+        const void* hit = std::memchr(text.data() + from, c, limit - from);
+        return hit != nullptr ? static_cast<std::size_t>(static_cast<const char*>(hit) - text.data()) : limit;
+    }
 
     // Returns true when the new container is a call.
     bool open(bool is_object)
