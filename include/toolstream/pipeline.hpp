@@ -78,8 +78,9 @@ struct choice_sink {
 /// choices deliver to the one `Sink`. Everything is resolved at compile time.
 ///
 /// write() consumes every byte. It returns the first error met in those bytes (an oversized
-/// event, a payload that is not valid for the dialect); the offending event is skipped and
-/// the stream goes on. finish() ends the transport and finalizes every choice.
+/// event, a payload that is not valid for the dialect, a limit of the policy such as
+/// too_many_calls); the offending event is skipped and the stream goes on. finish() ends the
+/// transport and finalizes every choice.
 template<class Provider, parser_policy Policy = api_tool_call, event_sink Sink = recording_sink>
     requires provider_traits<Provider>
 class pipeline {
@@ -131,7 +132,7 @@ private:
     }
 
     choice_state& state(std::size_t index);
-    void route(std::size_t index, const chunk_response& chunk);
+    error_code route(std::size_t index, const chunk_response& chunk);
     void note(error_code ec, error_code& first);
 
     Sink sink_;

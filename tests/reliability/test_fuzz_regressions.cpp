@@ -1,6 +1,9 @@
 // Inputs the fuzz targets (fuzz/) found, reduced, one test each: the behaviour is now fixed.
 #include <toolstream/handler.hpp>
+#include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/providers/mistral.hpp>
+#include <toolstream/providers/ollama.hpp>
 
 #include "catch_compat.hpp"
 
@@ -92,4 +95,37 @@ TEST_CASE("fuzz regression: a repeated path or body key makes file arguments inv
     const auto nested = stream_call("write_file", R"({"meta":{"path":"x","content":1},"path":"a","content":"y"})");
     CHECK(nested.is_complete());
     CHECK(nested.arguments.at("path") == "a");
+}
+
+// fuzz_ollama, fuzz_mistral, fuzz_openai_responses: a write holding an oversized line and, after
+// it, an invalid one reported the invalid one first (transport errors were noted at the end of
+// the write), so first_error() and the summary's error depended on how the bytes were split.
+TEST_CASE("fuzz regression: pipeline errors are noted in stream order however the bytes are split",
+          "[reliability][fuzz]")
+{
+    const std::string ndjson = std::string(100, 'x') + "\n{not json}\n";
+    const std::string sse = "data: " + std::string(100, 'x') + "\n\ndata: {not json}\n\n";
+    for (std::size_t piece : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{101}}) {
+        INFO("pieces of " << piece);
+        pipeline_options options;
+        options.ndjson.max_line_size = 64;
+        options.sse.max_event_size = 64;
+        pipeline<ollama> a(recording_sink{}, options);
+        pipeline<mistral> b(recording_sink{}, options);
+        const std::size_t step = piece == 0 ? std::string::npos : piece;
+        for (std::size_t at = 0; at < ndjson.size(); at += step)
+            (void)a.write(std::string_view(ndjson).substr(at, step));
+        for (std::size_t at = 0; at < sse.size(); at += step)
+            (void)b.write(std::string_view(sse).substr(at, step));
+        (void)a.finish();
+        (void)b.finish();
+        CHECK(a.first_error() == error::line_too_large);
+        CHECK(b.first_error() == error::event_too_large);
+        CHECK(a.summary().error == make_error_code(error::line_too_large).message());
+    }
+    // write() returns the first error of its own bytes.
+    pipeline_options options;
+    options.ndjson.max_line_size = 64;
+    pipeline<ollama> p(recording_sink{}, options);
+    CHECK(p.write(ndjson) == error::line_too_large);
 }

@@ -1,10 +1,13 @@
 // Byte-level framing shared by the SSE and NDJSON decoders: BOM skipping and line splitting.
 #pragma once
 
+#include <toolstream/error.hpp>
+
 #include <cstddef>
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace toolstream::detail {
 
@@ -64,6 +67,16 @@ private:
     static constexpr std::size_t settled = static_cast<std::size_t>(-1);
     std::size_t matched_ = 0;   // BOM bytes seen so far, or `settled` once the start is known
 };
+
+/// Sets `ec` to a decoder's error and, when the visitor takes an `error_code`, passes it there
+/// too, so that a caller converting events in between sees every error in stream order.
+template<class Visitor>
+void report_error(Visitor& visit, error_code& ec, error e)
+{
+    ec = e;
+    if constexpr (std::is_invocable_v<Visitor&, error_code>)
+        visit(ec);
+}
 
 /// Which bytes end a line.
 enum class line_ends {

@@ -5,6 +5,18 @@
 
 namespace toolstream {
 
+namespace detail {
+
+/// One visitor made of several lambdas.
+template<class... F>
+struct overloaded : F... {
+    using F::operator()...;
+};
+template<class... F>
+overloaded(F...) -> overloaded<F...>;
+
+} // namespace detail
+
 template<class Provider, parser_policy Policy, event_sink Sink>
     requires provider_traits<Provider>
 auto pipeline<Provider, Policy, Sink>::state(std::size_t index) -> choice_state&
@@ -47,7 +59,7 @@ void pipeline<Provider, Policy, Sink>::note(error_code ec, error_code& first)
 
 template<class Provider, parser_policy Policy, event_sink Sink>
     requires provider_traits<Provider>
-void pipeline<Provider, Policy, Sink>::route(std::size_t index, const chunk_response& chunk)
+error_code pipeline<Provider, Policy, Sink>::route(std::size_t index, const chunk_response& chunk)
 {
     auto& st = state(index);
     if (!chunk.finish_reason.empty())
@@ -57,7 +69,7 @@ void pipeline<Provider, Policy, Sink>::route(std::size_t index, const chunk_resp
         usage_ = chunk.usage;
     if (!chunk.error.empty())
         provider_error_ = chunk.error;
-    st.handler->feed(chunk);   // fails only after finalize, which finish() alone calls
+    return st.handler->feed(chunk);   // a limit the policy hit
 }
 
 template<class Provider, parser_policy Policy, event_sink Sink>
@@ -67,9 +79,11 @@ error_code pipeline<Provider, Policy, Sink>::write(std::string_view bytes)
     if (finished_)
         return error::feed_after_finalize;
     error_code first;
-    auto emit = [this](std::size_t index, const chunk_response& chunk) { route(index, chunk); };
-    auto on_event = [&](const stream_event& ev) { note(converter_.convert(ev, emit), first); };
-    note(decoder_.write(bytes, on_event), first);
+    auto emit = [&](std::size_t index, const chunk_response& chunk) { note(route(index, chunk), first); };
+    // Transport errors come to the visitor among the events, so all errors are noted in stream order.
+    detail::overloaded on_event{[&](const stream_event& ev) { note(converter_.convert(ev, emit), first); },
+                                [&](error_code ec) { note(ec, first); }};
+    (void)decoder_.write(bytes, on_event);
     return first;
 }
 
@@ -80,14 +94,15 @@ error_code pipeline<Provider, Policy, Sink>::finish()
     if (finished_)
         return {};
     error_code first;
-    auto emit = [this](std::size_t index, const chunk_response& chunk) { route(index, chunk); };
-    auto on_event = [&](const stream_event& ev) { note(converter_.convert(ev, emit), first); };
-    note(decoder_.finish(on_event), first);
+    auto emit = [&](std::size_t index, const chunk_response& chunk) { note(route(index, chunk), first); };
+    detail::overloaded on_event{[&](const stream_event& ev) { note(converter_.convert(ev, emit), first); },
+                                [&](error_code ec) { note(ec, first); }};
+    (void)decoder_.finish(on_event);
     converter_.finish(emit);
     state(0);   // an empty stream still has its one choice
     for (auto& c : choices_)
         if (c)
-            c->handler->finalize();
+            note(c->handler->finalize(), first);
     finished_ = true;
     return first;
 }

@@ -21,7 +21,8 @@ struct ndjson_options {
 ///   A UTF-8 BOM at the start of the stream is dropped. Lines holding only whitespace are skipped.
 /// - Limits: a line longer than `max_line_size` makes write() return `error::line_too_large`;
 ///   that line is dropped as it arrives (memory stays bounded) and the lines after it decode
-///   normally. Other lines in the same write are still delivered.
+///   normally. Other lines in the same write are still delivered. A visitor that takes an
+///   `error_code` also gets the error at its place among the lines.
 ///
 /// Views passed to the visitor are valid only during that call; a line that lies wholly inside
 /// one write is a view into the written bytes. After finish(), call reset() before decoding
@@ -67,7 +68,7 @@ private:
     {
         lines_.write(
             bytes, [&](std::string_view line, bool) { deliver(line, visit); },
-            [&] { ec = error::line_too_large; });
+            [&] { detail::report_error(visit, ec, error::line_too_large); });
     }
 
     template<class Visitor>

@@ -44,6 +44,7 @@ struct sse_keep_alive {
 /// `max_event_size`, write() returns `error::event_too_large` once for that event. The event is
 /// discarded as it arrives, so memory stays bounded; the decoder skips to the next blank line and
 /// decodes the events after it normally. Other events in the same write are still delivered.
+/// A visitor that takes an `error_code` also gets the error at its place among the events.
 ///
 /// Views passed to the visitor are valid only during that call. An event that lies wholly
 /// inside one write is delivered as a view into the written bytes, without copying. After
@@ -135,13 +136,13 @@ private:
             }
             data_.clear();
             mode_ = mode::raw_dropped;
-            ec = error::event_too_large;
+            detail::report_error(visit, ec, error::event_too_large);
         }
         if (mode_ == mode::raw_dropped)
             return;
         lines_.write(
             bytes, [&](std::string_view line, bool in_input) { on_line(line, in_input, visit, ec); },
-            [&] { too_large(ec); });
+            [&] { too_large(visit, ec); });
     }
 
     template<class Visitor>
@@ -166,17 +167,18 @@ private:
         if (!value.empty() && value.front() == ' ')
             value.remove_prefix(1);
         if (field == "data")
-            append_data(value, in_input, ec);
+            append_data(value, in_input, visit, ec);
         else if (field == "event")
             name_.assign(value);
         // `id` and `retry` serve reconnection, which is the caller's business; unknown fields are ignored.
     }
 
-    void append_data(std::string_view value, bool in_input, error_code& ec)
+    template<class Visitor>
+    void append_data(std::string_view value, bool in_input, Visitor& visit, error_code& ec)
     {
         const std::size_t held = borrowing_ ? borrowed_.size() : data_.size();
         if (value.size() + (has_data_ ? 1 : 0) > opts_.max_event_size - held) {
-            too_large(ec);
+            too_large(visit, ec);
             return;
         }
         if (!has_data_ && in_input) {   // often an event's only data line: keep a view, copy nothing
@@ -208,11 +210,12 @@ private:
         clear_event();
     }
 
-    void too_large(error_code& ec) noexcept
+    template<class Visitor>
+    void too_large(Visitor& visit, error_code& ec)
     {
         if (skipping_)
             return;
-        ec = error::event_too_large;
+        detail::report_error(visit, ec, error::event_too_large);
         clear_event();
         skipping_ = true;
     }
