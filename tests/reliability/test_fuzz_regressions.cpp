@@ -2,8 +2,10 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/mistral.hpp>
 #include <toolstream/providers/ollama.hpp>
+#include <toolstream/providers/openai_chat.hpp>
 
 #include "catch_compat.hpp"
 
@@ -128,4 +130,58 @@ TEST_CASE("fuzz regression: pipeline errors are noted in stream order however th
     options.ndjson.max_line_size = 64;
     pipeline<ollama> p(recording_sink{}, options);
     CHECK(p.write(ndjson) == error::line_too_large);
+}
+
+// A choice index is a handler downstream: `"index": 100000000000` in one openai_chat event made
+// the pipeline allocate a vector of 10^11 handlers (std::bad_alloc), and smaller ones took
+// memory in proportion. Such a choice (or Gemini candidate) is skipped as invalid_payload.
+TEST_CASE("fuzz regression: a huge choice index is refused, not allocated", "[reliability][fuzz]")
+{
+    pipeline<openai_chat> chat;
+    CHECK(chat.write(R"(data: {"choices":[{"index":100000000000,"delta":{"content":"x"}},)"
+                     R"({"index":1,"delta":{"content":"kept"}}]})"
+                     "\n\n")
+          == error::invalid_payload);
+    CHECK(chat.write("data: {\"choices\":[{\"index\":128,\"delta\":{\"content\":\"x\"}}]}\n\n")
+          == error::invalid_payload);
+    CHECK(!chat.write("data: {\"choices\":[{\"index\":127,\"delta\":{\"content\":\"y\"}}]}\n\n"));
+    CHECK(!chat.finish());
+    CHECK(chat.choice_count() == 128);
+    CHECK(chat.choice(1).invocations().empty());
+
+    pipeline<gemini> gem;
+    CHECK(gem.write(R"(data: {"candidates":[{"index":4000000000,"content":{"parts":[{"text":"x"}]}},)"
+                    R"({"index":0,"content":{"parts":[{"text":"kept"}]}}]})"
+                    "\n\n")
+          == error::invalid_payload);
+    CHECK(!gem.finish());
+    CHECK(gem.choice_count() == 1);
+}
+
+// memory_bound (100000 parallel call indexes): each new index searched every call made so far
+// (90 s for 200 MB) and was kept for ever (16 MB for 100,000 indexes); the pipeline also dropped
+// the policy's too_many_calls, so write() said nothing while calls were skipped. Now a hash map
+// finds calls, a choice holds at most openai_tool_calls::max_calls of them (a fragment opening
+// another is dropped as invalid_payload), and write() returns the policy's limit errors.
+TEST_CASE("fuzz regression: parallel call indexes are bounded and limit errors reach write()", "[reliability][fuzz]")
+{
+    auto event = [](std::size_t index) {
+        return R"(data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":)" + std::to_string(index)
+            + R"(,"id":"c)" + std::to_string(index) + R"(","function":{"name":"f","arguments":"{}"}}]}}]})" + "\n\n";
+    };
+    native_call_limits limits;
+    limits.max_calls = 2;
+    pipeline<openai_chat> p(recording_sink{}, {}, [&] { return api_tool_call(limits); });
+    CHECK(!p.write(event(0) + event(1)));
+    CHECK(p.write(event(2)) == error::too_many_calls);
+    CHECK(p.first_error() == error::too_many_calls);
+
+    pipeline<openai_chat> q;
+    std::string many;
+    for (std::size_t i = 0; i < detail::openai_tool_calls::max_calls; ++i)
+        many += event(1000 + i);
+    CHECK(q.write(many) == error::too_many_calls);   // the policy's own limit, 1024, comes first
+    CHECK(q.write(event(7)) == error::invalid_payload);   // the converter's, 4096 calls per choice
+    CHECK(!q.write(event(1000)));   // a call it holds still takes fragments
+    CHECK(!q.finish());
 }

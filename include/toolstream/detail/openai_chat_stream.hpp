@@ -15,6 +15,7 @@
 #include <boost/json/value.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -81,8 +82,13 @@ inline void read_chat_error(const boost::json::value& payload, std::string& out)
 ///
 /// The `delta.content` shape is the dialect's: `read_content(const boost::json::value&,
 /// chunk_response&)` appends what it holds (OpenAI: a string; Mistral: typed parts).
+/// A choice whose `index` is `max_choices` or more is skipped and the event reports
+/// error::invalid_payload: each index costs a handler downstream.
 class chat_stream {
 public:
+    /// OpenAI's own limit on `n`.
+    static constexpr std::size_t max_choices = 128;
+
     template<class Emit, class ReadContent>
     error_code convert(std::string_view data, Emit& emit, ReadContent&& read_content)
     {
@@ -110,14 +116,19 @@ public:
             response_level_pending = false;
         };
 
+        bool hostile = false;
         if (choices != nullptr) {
             for (std::size_t i = 0; i < choices->size(); ++i) {
                 const boost::json::object* choice = (*choices)[i].if_object();
                 if (choice == nullptr)
                     continue;
-                const std::size_t index = count_field(*choice, "index").value_or(i);
+                const std::uint64_t index = count_field(*choice, "index").value_or(i);
+                if (index >= max_choices) {
+                    hostile = true;
+                    continue;
+                }
                 chunk_response& chunk = builder_.begin();
-                read_choice(*choice, chunk, calls_of(index), read_content);
+                hostile = !read_choice(*choice, chunk, calls_of(index), read_content) || hostile;
                 if (index == 0 && response_level_pending)
                     add_response_level(chunk);
                 if (!builder_.empty())
@@ -130,7 +141,7 @@ public:
             if (!builder_.empty())
                 emit(std::size_t{0}, std::as_const(chunk));
         }
-        return {};
+        return hostile ? error::invalid_payload : error_code{};
     }
 
 private:
@@ -139,10 +150,12 @@ private:
         openai_tool_calls calls;
     };
 
+    // False when a tool-call fragment was dropped (openai_tool_calls::max_calls).
     template<class ReadContent>
-    void read_choice(const boost::json::object& choice, chunk_response& chunk, openai_tool_calls& calls,
+    bool read_choice(const boost::json::object& choice, chunk_response& chunk, openai_tool_calls& calls,
                      ReadContent& read_content)
     {
+        bool ok = true;
         // Azure content-filter chunks and finish-only chunks have no delta.
         if (const auto* v = choice.if_contains("delta"); v != nullptr && v->is_object()) {
             const boost::json::object& delta = v->get_object();
@@ -159,7 +172,7 @@ private:
                 const boost::json::array& fragments = tc->get_array();
                 for (std::size_t k = 0; k < fragments.size(); ++k)
                     if (const auto* fragment = fragments[k].if_object())
-                        calls.apply(*fragment, k, builder_);
+                        ok = calls.apply(*fragment, k, builder_) && ok;
             }
         }
         // Any finish reason ends the choice, and with it every call it opened: parallel calls
@@ -170,6 +183,7 @@ private:
             chunk.is_complete = true;
             calls.complete_all(builder_);
         }
+        return ok;
     }
 
     openai_tool_calls& calls_of(std::size_t choice)

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace toolstream::detail {
@@ -27,11 +28,19 @@ namespace toolstream::detail {
 /// nothing; a different id with no name continues the call (LM Studio), while a different id
 /// *with* a name is a new call on a reused index (Ollama sends every parallel call at index 0);
 /// arguments are appended exactly as received, and an object is serialized once.
+///
+/// A hostile stream may name a new index in every fragment: calls are found through a hash map,
+/// and past `max_calls` calls per choice a fragment opening another one is dropped.
 class openai_tool_calls {
 public:
+    /// Calls per choice beyond which a new index is taken as hostile (as Anthropic's blocks and
+    /// Responses' output items are).
+    static constexpr std::size_t max_calls = 4096;
+
     /// Applies `fragment`, found at `position` in its `tool_calls` array, adding a delta to `out`
-    /// when it contributes something.
-    void apply(const boost::json::object& fragment, std::size_t position, chunk_builder& out)
+    /// when it contributes something. False when it was dropped: it would open a call past
+    /// `max_calls`.
+    bool apply(const boost::json::object& fragment, std::size_t position, chunk_builder& out)
     {
         const std::uint64_t wire = count_field(fragment, "index").value_or(position);
         const std::string_view id = string_field(fragment, "id");
@@ -46,10 +55,13 @@ public:
         const bool fresh = slot == npos
             || (!name.empty() && !id.empty() && !calls_[slot].id.empty() && id != calls_[slot].id);
         if (fresh) {
+            if (calls_.size() == max_calls)
+                return false;
             if (slot != npos)
                 calls_[slot].shadowed = true;
             slot = calls_.size();
             calls_.push_back({wire, {}, {}, false});
+            live_[wire] = slot;
         }
         last_ = slot;
         call& c = calls_[slot];
@@ -59,7 +71,7 @@ public:
         const boost::json::string* text = arguments != nullptr ? arguments->if_string() : nullptr;
         const bool object_args = arguments != nullptr && arguments->is_object();
         if (!fresh && !new_id && !new_name && !object_args && (text == nullptr || text->empty()))
-            return;
+            return true;
 
         tool_call_delta& d = out.add_call(slot);
         if (new_id) {
@@ -74,6 +86,7 @@ public:
             d.arguments_delta.assign(text->data(), text->size());
         else if (object_args)
             append_compact_json(d.arguments_delta, *arguments);
+        return true;
     }
 
     /// The choice finished: adds a completion delta for every call not yet complete.
@@ -98,13 +111,12 @@ private:
     {
         if (last_ < calls_.size() && calls_[last_].wire_index == wire && !calls_[last_].shadowed)
             return last_;
-        for (std::size_t i = calls_.size(); i-- > 0;)
-            if (calls_[i].wire_index == wire && !calls_[i].shadowed)
-                return i;
-        return npos;
+        const auto it = live_.find(wire);
+        return it == live_.end() ? npos : it->second;
     }
 
     std::vector<call> calls_;
+    std::unordered_map<std::uint64_t, std::size_t> live_;   // wire index -> its live call
     std::size_t last_ = 0;
     std::size_t first_open_ = 0;   // calls before it are complete; only a finish completes calls
 };

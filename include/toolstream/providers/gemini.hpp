@@ -44,6 +44,9 @@ template<>
 struct provider_converter<gemini> {
     static constexpr framing wire_framing = framing::sse;
     static constexpr std::string_view name = "gemini";
+    /// Candidates per response beyond which an `index` is taken as hostile (each costs a
+    /// handler downstream); such a candidate is skipped with error::invalid_payload.
+    static constexpr std::size_t max_candidates = 128;
 
     template<chunk_consumer Emit>
     error_code convert(const stream_event& ev, Emit& emit)
@@ -58,14 +61,14 @@ struct provider_converter<gemini> {
             for (const auto& r : *responses)
                 if (!r.is_object())
                     return error::invalid_payload;
+            bool ok = true;
             for (const auto& r : *responses)
-                convert_response(r.get_object(), emit);
-            return {};
+                ok = convert_response(r.get_object(), emit) && ok;
+            return ok ? error_code{} : error::invalid_payload;
         }
         if (!root.is_object())
             return error::invalid_payload;
-        convert_response(root.get_object(), emit);
-        return {};
+        return convert_response(root.get_object(), emit) ? error_code{} : error::invalid_payload;
     }
 
     template<chunk_consumer Emit>
@@ -91,9 +94,11 @@ private:
         detail::gemini_partial_args args;
     };
 
+    // False when a candidate was skipped for an `index` of max_candidates or more.
     template<class Emit>
-    void convert_response(const boost::json::object& response, Emit& emit)
+    bool convert_response(const boost::json::object& response, Emit& emit)
     {
+        bool ok = true;
         std::optional<token_usage> usage = read_usage(response);
         if (const auto* err = response.if_contains("error"); err != nullptr && !err->is_null()) {
             set_error(builder_.begin().error, *err);
@@ -108,7 +113,11 @@ private:
                 const auto* candidate = c.if_object();
                 if (candidate == nullptr)
                     continue;
-                const std::size_t choice = detail::count_field(*candidate, "index").value_or(at);
+                const std::uint64_t choice = detail::count_field(*candidate, "index").value_or(at);
+                if (choice >= max_candidates) {
+                    ok = false;
+                    continue;
+                }
                 builder_.begin();
                 convert_candidate(*candidate, state_for(choice));
                 builder_.chunk().usage = usage;   // reported once, with the first candidate
@@ -121,6 +130,7 @@ private:
             builder_.begin().usage = usage;
             emit(std::size_t{0}, builder_.chunk());
         }
+        return ok;
     }
 
     void convert_candidate(const boost::json::object& candidate, choice_state& st)

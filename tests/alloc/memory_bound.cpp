@@ -1,0 +1,219 @@
+// Peak live heap while 200 MB of hostile input streams through toolstream in 64 KiB writes,
+// measured by a replaced operator new/delete (malloc_usable_size: the bytes really held).
+// Its own executable: the replacement must not see the allocations of unrelated tests.
+//
+// The bound, 16 MiB, is what a service can budget per stream whatever a model or a network
+// sends; each case below needs a limit of toolstream to stay within it (see docs/errors.md).
+#include <toolstream/handler.hpp>
+#include <toolstream/pipeline.hpp>
+#include <toolstream/policies/xml.hpp>
+#include <toolstream/providers/ollama.hpp>
+#include <toolstream/providers/openai_chat.hpp>
+
+#include "catch_compat.hpp"
+
+#include <malloc.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdlib>
+#include <functional>
+#include <new>
+#include <string>
+#include <string_view>
+
+// GCC pairs the replaced operator new with free() and cannot see that they match.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+namespace {
+std::atomic<std::size_t> live{0};
+std::atomic<std::size_t> peak{0};
+} // namespace
+
+// Every replaceable form that can pair with another (plain and array, throwing and nothrow):
+// mixing ours with the runtime's would hand malloc'd memory to a different deallocator.
+namespace {
+void* tracked_allocate(std::size_t n) noexcept
+{
+    void* p = std::malloc(n == 0 ? 1 : n);
+    if (p == nullptr)
+        return nullptr;
+    const std::size_t now = live.fetch_add(malloc_usable_size(p), std::memory_order_relaxed) + malloc_usable_size(p);
+    std::size_t seen = peak.load(std::memory_order_relaxed);
+    while (now > seen && !peak.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
+    }
+    return p;
+}
+void* tracked_allocate_or_throw(std::size_t n)
+{
+    if (void* p = tracked_allocate(n))
+        return p;
+    throw std::bad_alloc();
+}
+void tracked_free(void* p) noexcept
+{
+    if (p == nullptr)
+        return;
+    live.fetch_sub(malloc_usable_size(p), std::memory_order_relaxed);
+    std::free(p);
+}
+} // namespace
+
+void* operator new(std::size_t n) { return tracked_allocate_or_throw(n); }
+void* operator new[](std::size_t n) { return tracked_allocate_or_throw(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return tracked_allocate(n); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return tracked_allocate(n); }
+void operator delete(void* p) noexcept { tracked_free(p); }
+void operator delete[](void* p) noexcept { tracked_free(p); }
+void operator delete(void* p, std::size_t) noexcept { tracked_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { tracked_free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { tracked_free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { tracked_free(p); }
+
+namespace {
+
+using namespace toolstream;
+
+constexpr std::size_t total = std::size_t{200} << 20;
+constexpr std::size_t write_size = std::size_t{64} << 10;
+constexpr std::size_t bound = std::size_t{16} << 20;
+
+/// Peak live heap above what was live at the start, while `run` streams.
+std::size_t peak_during(const std::function<void()>& run)
+{
+    const std::size_t base = live.load();
+    peak = base;
+    run();
+    return peak.load() - base;
+}
+
+/// Writes `head`, then `total` bytes made of `unit` repeated, in `write_size` writes, to `write`
+/// (the 64 KiB buffer is refilled as it goes: 200 MB are never held), then the rest of the
+/// unit; returns the bytes written.
+template<class Write>
+std::size_t stream(std::string_view head, std::string_view unit, Write&& write)
+{
+    std::string buffer(head);
+    std::size_t sent = 0;
+    std::size_t next = 0;   // position in `unit` that the buffer continues from
+    while (sent < total) {
+        while (buffer.size() < write_size) {
+            const std::size_t n = std::min(unit.size() - next, write_size - buffer.size());
+            buffer.append(unit.substr(next, n));
+            next = (next + n) % unit.size();
+        }
+        write(std::string_view(buffer));
+        sent += buffer.size();
+        buffer.clear();
+    }
+    if (next != 0) {   // end on a whole unit, as a stream would
+        write(unit.substr(next));
+        sent += unit.size() - next;
+    }
+    return sent;
+}
+
+} // namespace
+
+TEST_CASE("memory bound: an unterminated <tool name=\" then 200 MB through the xml policy", "[alloc][memory]")
+{
+    std::size_t held = 0;
+    const std::size_t used = peak_during([&] {
+        handler<xml, null_sink> h;
+        CHECK(stream("Let me call it. <tool name=\"", "abcdefghijklmnopqrstuvwxyz0123456789 <> ", [&](std::string_view bytes) {
+            REQUIRE(!h.feed(bytes));
+            held = std::max(held, h.policy().held_bytes());
+        }) >= total);
+        REQUIRE(!h.finalize());
+        CHECK(h.invocations().empty());   // the opening tag outgrew max_tag_size: text
+    });
+    INFO("peak " << used << " bytes, most held " << held);
+    CHECK(held < 4096 + 16);
+    CHECK(used < bound);
+}
+
+TEST_CASE("memory bound: never-closing string arguments through openai_chat with max_argument_bytes", "[alloc][memory]")
+{
+    native_call_limits limits;
+    limits.max_argument_bytes = std::size_t{1} << 20;
+    // A write_file (decoded as it streams) and a generic call, each argument string never closes.
+    const std::string head =
+        R"(data: {"choices":[{"index":0,"delta":{"tool_calls":[)"
+        R"({"index":0,"id":"call_a","function":{"name":"write_file","arguments":"{\"path\":\"a.txt\",\"content\":\""}},)"
+        R"({"index":1,"id":"call_b","function":{"name":"search","arguments":"{\"query\":\""}}]}}]})"
+        "\n\n";
+    std::string unit;
+    for (int index : {0, 1})
+        unit += R"(data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":)" + std::to_string(index)
+            + R"(,"function":{"arguments":")" + std::string(1000, 'x') + "\"}}]}}]}\n\n";
+    std::size_t too_large = 0;
+    const std::size_t used = peak_during([&] {
+        pipeline<openai_chat, api_tool_call, null_sink> p(null_sink{}, {}, [&] { return api_tool_call(limits); });
+        CHECK(stream(head, unit, [&](std::string_view bytes) { too_large += p.write(bytes) == error::arguments_too_large; })
+              >= total);
+        REQUIRE(!p.finish());
+        const auto& calls = p.choice(0).invocations();
+        REQUIRE(calls.size() == 2);
+        for (const auto& call : calls) {
+            CHECK(call.status == invocation_status::invalid_arguments);
+            CHECK(call.error == make_error_code(error::arguments_too_large).message());
+        }
+    });
+    INFO("peak " << used << " bytes");
+    CHECK(too_large >= 1);   // reported by the write that crossed the limit
+    CHECK(used < bound);
+}
+
+TEST_CASE("memory bound: 100000 parallel call indexes through openai_chat", "[alloc][memory]")
+{
+    native_call_limits limits;
+    limits.max_argument_bytes = 4096;
+    // Round robin over 100,000 indexes: each event names the next index with an id, a name and
+    // a piece of arguments, so every index opens a call; 200 MB cycle through them ~15 times.
+    std::string unit;
+    for (std::size_t index = 0; index < 100'000; ++index)
+        unit += R"(data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":)" + std::to_string(index)
+            + R"(,"id":"call_)" + std::to_string(index) + R"(","function":{"name":"f","arguments":"{\"k\": 1, "}}]}}]})"
+            + "\n\n";
+    std::size_t refused = 0;
+    const std::size_t used = peak_during([&] {
+        pipeline<openai_chat, api_tool_call, null_sink> p(null_sink{}, {}, [&] { return api_tool_call(limits); });
+        CHECK(stream("", unit, [&](std::string_view bytes) {
+            const auto ec = p.write(bytes);
+            refused += ec == error::too_many_calls || ec == error::invalid_payload;
+        }) >= total);
+        REQUIRE(!p.finish());
+        CHECK(p.choice(0).invocations().size() == native_call_limits{}.max_calls);
+    });
+    INFO("peak " << used << " bytes");
+    CHECK(refused > 0);
+    CHECK(used < bound);
+}
+
+TEST_CASE("memory bound: a 200 MB SSE event and a 200 MB NDJSON line are dropped as they arrive", "[alloc][memory]")
+{
+    // The transports hold an event or a line up to their limit (defaults 16 and 64 MiB), then
+    // drop the rest as it arrives; 1 MiB here shows that nothing else grows.
+    pipeline_options options;
+    options.sse.max_event_size = std::size_t{1} << 20;
+    options.ndjson.max_line_size = std::size_t{1} << 20;
+    const std::size_t used = peak_during([&] {
+        pipeline<openai_chat, api_tool_call, null_sink> sse(null_sink{}, options);
+        std::size_t too_large = 0;
+        CHECK(stream("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"", "0123456789abcdef",
+                     [&](std::string_view bytes) { too_large += sse.write(bytes) == error::event_too_large; })
+              >= total);
+        CHECK(too_large == 1);   // once per event
+        CHECK(!sse.finish());
+
+        pipeline<ollama, api_tool_call, null_sink> ndjson(null_sink{}, options);
+        too_large = 0;
+        CHECK(stream("{\"message\":{\"content\":\"", "0123456789abcdef",
+                     [&](std::string_view bytes) { too_large += ndjson.write(bytes) == error::line_too_large; })
+              >= total);
+        CHECK(too_large == 1);   // once per line
+        CHECK(!ndjson.finish());
+    });
+    INFO("peak " << used << " bytes");
+    CHECK(used < bound);
+}
