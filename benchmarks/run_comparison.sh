@@ -189,7 +189,7 @@ profile_top() {
             while (f ~ /<[^<>]*>/) gsub(/<[^<>]*>/, "", f)
             while (f ~ /\([^()]*\)/) gsub(/\([^()]*\)/, "", f)
             sub(/ \[clone[^]]*\]/, "", f); sub(/^.* /, "", f)
-            if (f == "" || f ~ /^0x/) f = "(unnamed code in " ($0 ~ /libboost_json/ ? "libboost_json" : "a library") ")"
+            if (f == "" || f ~ /^0x/) f = "(" ($0 ~ /libboost_json/ ? "libboost_json" : "library") " internals without a symbol: the parser)"
             printf "%d\t%.1f\t%s\n", ir, 100 * ir / t, f; ++shown
         }' "$1"
 }
@@ -282,6 +282,16 @@ function top_groups(name, n,    i, out) {
     return out
 }
 function status(ok) { return ok ? "**met**" : "**missed**" }
+function load_range(    a, b, lo, hi) {
+    a = substr(load_start, 1, index(load_start, " ") - 1) + 0; b = substr(load_end, 1, index(load_end, " ") - 1) + 0
+    lo = a < b ? a : b; hi = a < b ? b : a
+    if (load_min != "" && load_min + 0 < lo) lo = load_min + 0
+    if (load_max != "" && load_max + 0 > hi) hi = load_max + 0
+    return sprintf("%.1f–%.1f", lo, hi)
+}
+# Points of series k; exponents from two points only are flagged.
+function npoints(k,    i, n) { n = 0; for (i = 1; i <= nsizes; ++i) if ((k, sizes[i]) in t) ++n; return n }
+function exponent_cell(k,    e) { e = exponent(k); return e == "" ? "–" : e (npoints(k) == 2 ? " (2 sizes)" : "") }
 
 FNR == NR {   # ours.tsv: name, wall s, cpu s, input bytes
     wall[$1] = $2; cpu[$1] = $3; bytes[$1] = $4; next
@@ -320,9 +330,9 @@ END {
     print "| toolstream | commit " commit ", benchmarks built `-O3 -DNDEBUG` |"
     print "| method | ours: median of " reps " repetitions (Google Benchmark, min time " min_time " s each); peers: median of up to 3 runs, one run once a run takes over 5 s, killed after " timeout_s " s |"
     print ""
-    print "With " cores " cores and a load average around " substr(load_start, 1, index(load_start, " ") - 1) ", a benchmark gets a core only part of the time: wall times"
-    print "include the waiting, CPU times do not. Ratios against the peers use wall times (theirs are"
-    print "wall times too); our throughput figures use CPU time."
+    print "With " cores " cores shared with other work (1-minute load averages of " load_range() " during this run), a benchmark"
+    print "gets a core only part of the time: wall times include the waiting, CPU times do not. Ratios against"
+    print "the peers use wall times (theirs are wall times too); our throughput figures use CPU time."
     print ""
 
     print "## Inputs"
@@ -353,7 +363,7 @@ END {
     for (j = 1; j <= 2; ++j) {
         k = "toolstream/" pipes[j]; row = "| **toolstream** `" pipes[j] "` pipeline | " pipes[j] " |"
         for (i = 1; i <= nsizes; ++i) row = row " " (((k, sizes[i]) in t) ? fmt_s(t[k, sizes[i]]) : "–") " |"
-        print row " " exponent(k) " |"
+        print row " " exponent_cell(k) " |"
     }
     for (p = 1; p <= npeers; ++p) {
         name = peers[p]; d = peer_dialect[name]; ours = "toolstream/" d
@@ -370,7 +380,7 @@ END {
             else if (st == "skipped") cell = "skipped"
             row = row " " cell " |"
         }
-        print row " " exponent(name) " |"
+        print row " " exponent_cell(name) " |"
     }
     print ""
     notes = 0
@@ -394,6 +404,7 @@ END {
         label = series[q]; sub(/^toolstream\//, "toolstream ", label)
         for (i = 1; i <= nsizes; ++i) if ((series[q], sizes[i]) in t) { printf "%d %.9g\n", sizes[i] / 1024, t[series[q], sizes[i]] > file; any = 1 }
         for (i = 1; i <= nsizes; ++i) if ((series[q], sizes[i]) in ptimeout) { label = label " (>" timeout_s " s at " size_label(sizes[i]) ")"; break }
+        for (i = 1; i <= nsizes; ++i) if (pstatus[series[q], sizes[i]] == "error") { label = label " (error at " size_label(sizes[i]) ")"; break }
         if (any) { close(file); print label > (plot_data "/" sprintf("%02d", q) ".label"); close(plot_data "/" sprintf("%02d", q) ".label") }
     }
 
@@ -559,7 +570,15 @@ END {
     for (i = 1; i <= nsdk; ++i) {
         name = sdks[i]; s = 262144
         if ((name, s) in ratio) { r = ratio[name, s]; c = fmt_x(r) }
-        else if ((name, s) in ratio_lb) { r = ratio_lb[name, s]; c = "> " fmt_x(r) }
+        else if ((name, s) in ratio_lb) {
+            r = ratio_lb[name, s]; c = "> " fmt_x(r) " measured (" timeout_s " s cap)"
+            e = exponent(name)
+            if (e != "" && ((name, s / 4) in t)) {   # the trend of the sizes it finished, carried one step on
+                x = t[name, s / 4] * exp(e * log(4))
+                c = c sprintf(", ~%s extrapolated (%.0f s at exponent %s)", fmt_x(x / t["toolstream/" peer_dialect[name], s]), x, e)
+                if (x / t["toolstream/" peer_dialect[name], s] >= 1000) r = 1000
+            }
+        }
         else { r = ""; c = pstatus[name, s] != "" ? pstatus[name, s] : "not run" }
         sdk_cells = sdk_cells (i > 1 ? ", " : "") name " " c
         if (r != "" && r < 1000) { sdk_ok = 0; sdk_missing = sdk_missing " " name }
@@ -635,13 +654,25 @@ END {
             need = bytes["pipeline/" peer_dialect[name] "/content:262144/write:16384"] / (t[name, s] / 1000) / 1e9
             printf " %s takes %s (exponent %s): 1000× would need toolstream to parse its %s stream at %.1f GB/s.", name, fmt_s(t[name, s]), exponent(name), peer_dialect[name], need
         }
-        printf " A peer that is itself linear (the Anthropic SDK parses the tool input once, at the end; the Vercel SDK's cost per delta is mostly per-event overhead at this size) is only a constant factor slower, so the ratio is bounded by the cost of our per-event JSON work, not by an algorithmic difference; against the quadratic peers the ratio grows with N.\n"
+        printf " These peers grow about linearly here (the Anthropic SDK parses the tool input once, at the end; the Vercel SDK's cost per delta is mostly per-event overhead at these sizes), so they are a constant factor slower and the ratio is bounded by our per-event JSON work, not by an algorithmic difference. Against the quadratic peers (openai-node 6, partial-json, jsonrepair) the ratio grows with N; openai-node 7 throttles its re-parsing and refuses streams of more than 65,536 argument fragments, which a 256 KiB call in 4-character deltas exceeds.\n"
     }
     if (!lin_ok && worst_scaling > 0) {
         any_missed = 1
         printf "- **Linear scaling:** worst t(4N)/t(N) %.2f (%s); the exponent column shows the trend over all four sizes. On a shared machine a single slow repetition can move one ratio; instruction counts (callgrind) grow linearly.\n", worst_scaling, worst_pipe
     }
     if (!any_missed) print "None."
+    print ""
+    print "## Reproducing"
+    print ""
+    print "```sh"
+    print "benchmarks/run_comparison.sh                # this report: builds, runs ours and the peers, writes BENCHMARKS.md"
+    print "benchmarks/run_comparison.sh --quick        # peers at 16 KiB only, 3 short repetitions: for iterating"
+    print "benchmarks/run_comparison.sh --report-only  # rewrite the report from benchmarks/results/"
+    print "benchmarks/smoke.sh                         # CI: every benchmark once, minimal time"
+    print "benchmarks/compile_time.sh                  # the one-pipeline TU alone"
+    print "TOOLSTREAM_BENCH_STREAMS=benchmarks/results/streams \\"
+    print "    build-bench/benchmarks/toolstream_bench_pipelines --benchmark_filter=openai_chat"
+    print "```"
     print ""
     print "Raw results of this run: `benchmarks/results/` (Google Benchmark JSON, `peers.jsonl`, `alloc.jsonl`,"
     print "`compile_time.json`, callgrind profiles); not committed."
@@ -680,7 +711,7 @@ for dat in "$plot_data"/*.dat; do
     plot_cmds+=("'$dat' using 1:2 with $style title '${label//\'/}'")
 done
 gnuplot <<GNUPLOT
-set terminal pngcairo size 900,560 font ",10" noenhanced
+set terminal pngcairo size 1100,600 font ",10" noenhanced
 set output "$plot_png"
 set logscale xy
 set xlabel "write_file content (KiB), 4-character argument deltas"
