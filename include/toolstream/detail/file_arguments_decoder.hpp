@@ -72,10 +72,16 @@ public:
                 break;
             }
             fragment.remove_prefix(used);
+            consumed_ += used;
         }
         parser_.handler().cb = nullptr;
         return failed_;
     }
+
+    /// Bytes read without error. After an error, the error lies in the next max_write bytes;
+    /// body text decoded from those bytes before it was dropped (Boost.JSON reports the pieces
+    /// of a string only at the end of a write), so a caller wanting it replays them.
+    std::size_t consumed() const noexcept { return consumed_; }
 
     /// True once the whole arguments object has been read.
     bool done() const noexcept { return parser_.done(); }
@@ -210,6 +216,7 @@ private:
     // Boost 1.81 #814: basic_parser must not be the first member, or a caller buffer ending
     // exactly at this object's address is mistaken for the parser's sentinel.
     error_code failed_;
+    std::size_t consumed_ = 0;
     bool opened_ = false;   // the first non-whitespace byte was seen
     boost::json::basic_parser<events> parser_;
 };

@@ -75,6 +75,10 @@ private:
     template<class Writer>
     void start_segment(call& c, Writer& out);
     template<class Writer>
+    void body(call& c, std::string_view piece, Writer& out);
+    template<class Writer>
+    void catch_up(call& c, Writer& out);
+    template<class Writer>
     void end_call(call& c, segment_status status, Writer& out, error why = {});
 
     native_call_limits limits_;

@@ -102,17 +102,54 @@ void native_call_assembler::append_arguments(call& c, std::string_view fragment,
         &ctx,
         [](void* p, std::string_view piece) {
             auto& s = *static_cast<file_sink<Writer>*>(p);
-            if (s.c->segment)
-                s.out->content(*s.c->segment, piece);
-            else
-                s.c->held.append(piece);
+            s.self->body(*s.c, piece, *s.out);
         },
         [](void* p, std::string_view path) {
             auto& s = *static_cast<file_sink<Writer>*>(p);
             s.c->path.emplace(path);
             s.self->start_segment(*s.c, *s.out);
         }};
+    const bool failed = static_cast<bool>(c.decoder->error());
     c.decoder->write(fragment, callbacks);   // a failure is kept by the decoder for end_call
+    if (!failed && c.decoder->error())
+        catch_up(c, out);
+}
+
+template<class Writer>
+void native_call_assembler::body(call& c, std::string_view piece, Writer& out)
+{
+    if (c.segment)
+        out.content(*c.segment, piece);
+    else
+        c.held.append(piece);
+}
+
+// The decoder dropped the body it had decoded from the write that failed, so how far the body
+// got would depend on the fragmentation. A replay of the raw text, one byte at a time over that
+// last write, streams the rest of the valid body before the error, as 1-byte fragments would.
+template<class Writer>
+void native_call_assembler::catch_up(call& c, Writer& out)
+{
+    struct tail {
+        std::size_t skip;   // body already streamed
+        std::string bytes;
+    } t{c.segment ? out.content_of(*c.segment).size() : c.held.size(), {}};
+    const file_argument_callbacks callbacks{
+        &t,
+        [](void* p, std::string_view piece) {
+            auto& t = *static_cast<tail*>(p);
+            const std::size_t n = std::min(t.skip, piece.size());
+            t.skip -= n;
+            t.bytes.append(piece.substr(n));
+        },
+        [](void*, std::string_view) {}};
+    file_arguments_decoder replay(c.name == "write_file" ? "content" : "patch", limits_.max_depth);
+    const std::string_view raw = c.raw;
+    const std::size_t good = c.decoder->consumed();
+    replay.write(raw.substr(0, good), callbacks);
+    for (std::size_t at = good; at < raw.size() && !replay.error(); ++at)
+        replay.write(raw.substr(at, 1), callbacks);
+    body(c, t.bytes, out);
 }
 
 template<class Writer>
@@ -168,11 +205,21 @@ void native_call_assembler::end_call(call& c, segment_status status, Writer& out
             }
         }
     } else if (c.type == kind::file && status == segment_status::complete) {
-        if (c.decoder->error()) {
+        if (error_code ec = c.decoder->error()) {
             status = segment_status::invalid_arguments;
-            error_text = c.decoder->error() == boost::json::error::too_deep
-                ? make_error_code(error::nesting_too_deep).message()
-                : c.decoder->error().message();
+            // Boost.JSON 1.81 names some errors of a \u escape differently when it resumes
+            // inside it (a lone \uDC00: "illegal leading" or "trailing surrogate"): a parse of
+            // the whole text names it, so that the error does not depend on the fragmentation.
+            if (ec.category() == boost::json::make_error_code(boost::json::error::syntax).category()) {
+                boost::json::parse_options options;
+                options.max_depth = limits_.max_depth;
+                error_code whole;
+                (void)boost::json::parse(c.raw, whole, {}, options);
+                if (whole)
+                    ec = whole;
+            }
+            error_text = ec == boost::json::error::too_deep ? make_error_code(error::nesting_too_deep).message()
+                                                            : ec.message();
         } else if (!c.decoder->done()) {
             status = segment_status::invalid_arguments;
             error_text = "arguments JSON ends before its closing brace";
