@@ -1,0 +1,11 @@
+// libFuzzer target: raw mistral response bytes through pipeline<mistral, api_tool_call>.
+#include <toolstream/providers/mistral.hpp>
+
+#include "fuzz_support.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    if (const auto in = toolstream::fuzz::read_input(data, size))
+        toolstream::fuzz::check_provider<toolstream::mistral>(*in);
+    return 0;
+}

@@ -1,0 +1,379 @@
+// Shared by the libFuzzer targets: the input layout, the chunking taken from the fuzz bytes, a
+// recording sink that checks event life cycles as they come, and the run comparisons.
+//
+// A failed check prints what differs and aborts, so libFuzzer saves the input as a crash.
+#pragma once
+
+#include <toolstream/handler.hpp>
+#include <toolstream/limits.hpp>
+#include <toolstream/pipeline.hpp>
+#include <toolstream/segment_event.hpp>
+#include <toolstream/tool_invocation.hpp>
+#include <toolstream/types.hpp>
+
+#include "support/events.hpp"   // test::dump
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value_from.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace toolstream::fuzz {
+
+/// A fuzz input: a 4-byte header, then the body the target decodes. Header byte 0 holds options
+/// (bits 0-1 the largest piece of the chunking; higher bits are the target's own), bytes 1-3
+/// seed the piece sizes. run.sh puts such a header before every seed file.
+struct input {
+    std::uint8_t options = 0;
+    std::uint32_t seed = 0;
+    std::string_view body;
+
+    /// `bits` bits of the options from bit `first` (targets use bits 2-7).
+    unsigned option(unsigned first, unsigned bits) const noexcept
+    {
+        return (options >> first) & ((1u << bits) - 1);
+    }
+};
+
+inline constexpr std::size_t header_size = 4;
+
+inline std::optional<input> read_input(const std::uint8_t* data, std::size_t size)
+{
+    if (size < header_size)
+        return std::nullopt;
+    input in;
+    in.options = data[0];
+    in.seed = std::uint32_t{data[1]} | std::uint32_t{data[2]} << 8 | std::uint32_t{data[3]} << 16;
+    in.body = {reinterpret_cast<const char*>(data) + header_size, size - header_size};
+    return in;
+}
+
+/// Piece sizes drawn from the header's seed, 1 to 1, 7, 64 or 1024 bytes (header bits 0-1).
+class piece_sizes {
+public:
+    explicit piece_sizes(const input& in) : state_(in.seed * 2654435761u | 1u), largest_(largest[in.options & 3]) {}
+
+    std::size_t next() noexcept
+    {
+        state_ ^= state_ << 13;   // xorshift32
+        state_ ^= state_ >> 17;
+        state_ ^= state_ << 5;
+        return 1 + state_ % largest_;
+    }
+
+private:
+    static constexpr std::uint32_t largest[] = {1, 7, 64, 1024};
+    std::uint32_t state_;
+    std::uint32_t largest_;
+};
+
+/// `bytes` cut into pieces of the sizes `in` gives.
+inline std::vector<std::string_view> chunking(std::string_view bytes, const input& in)
+{
+    piece_sizes sizes(in);
+    std::vector<std::string_view> pieces;
+    for (std::size_t at = 0; at < bytes.size();) {
+        const std::size_t n = std::min(bytes.size() - at, sizes.next());
+        pieces.push_back(bytes.substr(at, n));
+        at += n;
+    }
+    return pieces;
+}
+
+[[noreturn]] inline void fail(std::string_view what, const std::string& details = {})
+{
+    std::fprintf(stderr, "\n==== toolstream fuzz check failed: %.*s\n%s\n", static_cast<int>(what.size()),
+                 what.data(), details.c_str());
+    std::abort();
+}
+
+inline std::string dump(const std::vector<tool_invocation>& invocations)
+{
+    std::string s;
+    for (const auto& inv : invocations)
+        s += boost::json::serialize(boost::json::value_from(inv)) + "\n";
+    return s;
+}
+
+/// One visitor made of several lambdas.
+template<class... F>
+struct visitors : F... {
+    using F::operator()...;
+};
+template<class... F>
+visitors(F...) -> visitors<F...>;
+
+/// Set while a policy's finalize() runs (libFuzzer runs one input at a time, on one thread).
+inline bool finalizing = false;
+
+/// Wraps a policy to raise `finalizing` during its finalize(), so a sink can tell the segments
+/// that finalize() ended from those the stream itself ended.
+template<class Policy>
+struct guarded {
+    Policy inner;
+
+    template<class Writer>
+    void on_content(std::string_view text, Writer& out)
+    {
+        inner.on_content(text, out);
+    }
+    template<class Writer>
+    void on_tool_call(const tool_call_delta& d, Writer& out)
+        requires requires(Policy& p) { p.on_tool_call(d, out); }
+    {
+        inner.on_tool_call(d, out);
+    }
+    template<class Writer>
+    void finalize(Writer& out)
+    {
+        finalizing = true;
+        inner.finalize(out);
+        finalizing = false;
+    }
+    void reset() { inner.reset(); }
+};
+
+/// Says whether a tool segment may END `complete`, from what preceded its END: `bytes` (text,
+/// content and markup so far, when the policy reports markup) and `markup_run` (the markup
+/// reported since the last CONTENT). Text policies check that the closing syntax was consumed.
+using closing_rule = bool (*)(std::string_view bytes, std::string_view markup_run);
+
+/// Records everything a run produces and checks, as events come:
+/// - every CONTENT and END belongs to a segment that STARTed and has not ENDed (ids may repeat
+///   across segments: a provider may reuse a call id, so open segments are counted per id);
+/// - every tool END gives exactly one invocation, with the END's id and status;
+/// - nothing that finalize() ended is `complete`;
+/// - with a closing rule, a tool segment ENDs `complete` only right after its closing syntax.
+struct recorder {
+    std::vector<owned_segment_event> events;   // coalesced as they come
+    std::vector<tool_invocation> invocations;
+    std::string bytes;        // text, content and markup, in emission order
+    std::string markup_run;   // markup since the last CONTENT
+    closing_rule closing = nullptr;
+    std::map<std::string, int, std::less<>> open;
+    std::optional<owned_segment_event> awaiting;   // a tool END whose invocation is due
+
+    void operator()(const segment_event& e)
+    {
+        if (awaiting)
+            fail("a tool END without its invocation", to_json_string(awaiting->view()));
+        auto it = open.find(e.segment_id);
+        switch (e.type) {
+        case segment_event_type::SEGMENT_START:
+            if (it == open.end())
+                it = open.emplace(std::string(e.segment_id), 0).first;
+            ++it->second;
+            break;
+        case segment_event_type::SEGMENT_CONTENT:
+            if (it == open.end() || it->second == 0)
+                fail("CONTENT of a segment that is not open", to_json_string(e));
+            if (e.delta.empty())
+                fail("an empty CONTENT delta", to_json_string(e));
+            bytes += e.delta;
+            markup_run.clear();
+            // Coalesced: adjacent CONTENT of one segment is one event, however it was split.
+            if (!events.empty() && events.back().type == e.type && events.back().segment_id == e.segment_id) {
+                events.back().delta += e.delta;
+                return;
+            }
+            break;
+        case segment_event_type::SEGMENT_END:
+            if (it == open.end() || it->second-- == 0)
+                fail("END of a segment that is not open", to_json_string(e));
+            if (is_tool_segment(e.segment_kind)) {
+                if (e.status == segment_status::complete && finalizing)
+                    fail("finalize() ended a tool segment as complete", to_json_string(e));
+                if (e.status == segment_status::complete && closing != nullptr && !closing(bytes, markup_run))
+                    fail("a tool segment ended complete without its closing syntax",
+                         to_json_string(e) + "\nlast bytes: " + tail(bytes) + "\nmarkup run: " + markup_run);
+                awaiting.emplace(e);
+            }
+            break;
+        }
+        events.emplace_back(e);
+    }
+
+    void operator()(const tool_invocation& inv)
+    {
+        if (!awaiting || awaiting->segment_id != inv.id)
+            fail("an invocation without its tool END", boost::json::serialize(boost::json::value_from(inv)));
+        // The adapter may lower a complete segment (invalid arguments), never raise one.
+        if (inv.is_complete() && awaiting->status != segment_status::complete)
+            fail("a complete invocation from a segment that is not", dump({inv}));
+        if (inv.is_complete() && inv.name.empty())
+            fail("a complete invocation without a name", dump({inv}));
+        awaiting.reset();
+        invocations.push_back(inv);
+    }
+
+    void operator()(consumed_markup m)
+    {
+        bytes += m.bytes;
+        markup_run += m.bytes;
+    }
+
+    /// After the stream is finalized: every segment has ended.
+    void check_all_ended() const
+    {
+        for (const auto& [id, n] : open)
+            if (n != 0)
+                fail("a segment never ENDed", id);
+        if (awaiting)
+            fail("a tool END without its invocation", to_json_string(awaiting->view()));
+    }
+
+    static std::string tail(std::string_view s) { return std::string(s.substr(s.size() > 80 ? s.size() - 80 : 0)); }
+};
+
+/// What one run produced, in the form two runs are compared in.
+struct outcome {
+    std::vector<owned_segment_event> events;   // coalesced
+    std::vector<tool_invocation> invocations;
+    std::string extra;                         // target-specific facts (a summary, errors)
+};
+
+inline outcome outcome_of(recorder& r, std::string extra = {})
+{
+    return {std::move(r.events), std::move(r.invocations), std::move(extra)};
+}
+
+/// Chunk invariance: the chunked run gives what the whole run gives.
+inline void check_same(const outcome& whole, const outcome& chunked, std::string_view what = "chunked")
+{
+    if (whole.events == chunked.events && whole.invocations == chunked.invocations && whole.extra == chunked.extra)
+        return;
+    fail(std::string(what) + " input gives other output than whole input",
+         "whole:\n" + test::dump(whole.events) + dump(whole.invocations) + whole.extra + "\n" + std::string(what)
+             + ":\n" + test::dump(chunked.events) + dump(chunked.invocations) + chunked.extra);
+}
+
+/// ASCII lower case, for case-insensitive syntax checks.
+inline std::string lower(std::string_view s)
+{
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+inline bool contains_ci(std::string_view haystack, std::string_view needle)
+{
+    return lower(haystack).find(lower(needle)) != std::string::npos;
+}
+
+/// Checks a complete native call against Boost.JSON's reading of its raw arguments: a generic
+/// call's arguments are that object; a file call's path and body are its strings (the file body
+/// was streamed by a separate incremental decoder).
+inline void check_native_invocation(const tool_invocation& inv)
+{
+    if (!inv.is_complete())
+        return;
+    boost::json::parse_options deep;
+    deep.max_depth = 1 << 16;
+    error_code ec;
+    const bool blank = inv.arguments_raw.find_first_not_of(" \t\r\n") == std::string::npos;
+    const auto parsed = blank ? boost::json::value(boost::json::object()) : boost::json::parse(inv.arguments_raw, ec, {}, deep);
+    if (ec || !parsed.is_object())
+        fail("a complete call whose raw arguments are not a JSON object", dump({inv}));
+    const auto& raw = parsed.get_object();
+    if (inv.name != "write_file" && inv.name != "patch_file") {
+        if (raw != inv.arguments)
+            fail("a complete call's arguments differ from its raw text parsed", dump({inv}));
+        return;
+    }
+    const char* body_key = inv.name == "write_file" ? "content" : "patch";
+    for (const char* key : {"path", body_key}) {
+        const auto* want = raw.if_contains(key);
+        const auto* got = inv.arguments.if_contains(key);
+        if (want == nullptr && got != nullptr && *got == "" && key == body_key)
+            continue;   // no body at all: an empty file or patch
+        if (want == nullptr || !want->is_string() || got == nullptr || *got != *want)
+            fail(std::string("a complete file call's ") + key + " differs from its raw text parsed", dump({inv}));
+    }
+}
+
+/// Text policies: runs `body` whole and in the input's chunking through handler<Policy> built as
+/// `Policy(options)`, and checks chunk invariance, byte conservation (text + content + markup ==
+/// input), the life cycle checks of `recorder` with `closing`, and, when `held_bound` is not 0,
+/// that `held_bytes()` stays within it after every feed.
+template<class Policy, class Options>
+void check_text_policy(const input& in, const Options& options, closing_rule closing, std::size_t held_bound)
+{
+    auto run = [&](const std::vector<std::string_view>& pieces) {
+        handler<guarded<Policy>, recorder> h(recorder{{}, {}, {}, {}, closing, {}, {}}, {},
+                                             guarded<Policy>{Policy(options)});
+        error_code first;
+        for (auto piece : pieces) {
+            if (const auto ec = h.feed(piece); ec && !first)
+                first = ec;
+            if (held_bound != 0 && h.policy().inner.held_bytes() > held_bound)
+                fail("held_bytes() " + std::to_string(h.policy().inner.held_bytes()) + " passes its bound "
+                     + std::to_string(held_bound));
+        }
+        if (const auto ec = h.finalize(); ec && !first)
+            first = ec;
+        auto& r = h.sink();
+        r.check_all_ended();
+        if (r.bytes != in.body)
+            fail("text + content + markup does not reconstruct the input",
+                 "input:\n" + std::string(in.body) + "\nreconstructed:\n" + r.bytes);
+        return outcome_of(r, first ? first.message() : std::string());
+    };
+    const auto whole = run({in.body});
+    if (const auto pieces = chunking(in.body, in); pieces.size() > 1)
+        check_same(whole, run(pieces));
+}
+
+/// Provider pipelines: runs `body` whole and in the input's chunking through
+/// pipeline<Provider, api_tool_call> and checks chunk invariance of the events, the invocations,
+/// the summary and the first error; the life cycle checks of `recorder`; and each complete call
+/// against its raw arguments. Header bits 2-3 pick the transport limit (SSE event or NDJSON
+/// line: 16 MiB, 64, 512, 4096 bytes), bits 4-6 small native call limits.
+template<class Provider>
+void check_provider(const input& in)
+{
+    using converter = provider_converter<Provider>;
+    static constexpr std::size_t transport_limits[] = {16u << 20, 64, 512, 4096};
+    pipeline_options options;
+    options.collect_text = true;
+    options.sse.max_event_size = transport_limits[in.option(2, 2)];
+    options.ndjson.max_line_size = transport_limits[in.option(2, 2)];
+    native_call_limits limits;
+    if (in.option(4, 1))
+        limits.max_calls = 2;
+    if (in.option(5, 1))
+        limits.max_argument_bytes = 64;
+    if (in.option(6, 1))
+        limits.max_depth = 3;
+    using policy = guarded<api_tool_call>;
+
+    auto run = [&](const std::vector<std::string_view>& pieces) {
+        pipeline<Provider, policy, recorder> p(recorder{}, options, [&] { return policy{api_tool_call(limits)}; });
+        for (auto piece : pieces)
+            (void)p.write(piece);
+        (void)p.finish();
+        auto& r = p.sink();
+        r.check_all_ended();
+        for (const auto& inv : r.invocations)
+            check_native_invocation(inv);
+        const auto framing = converter::wire_framing == framing::sse ? "sse" : "ndjson";
+        auto summary = boost::json::serialize(to_json(p.summary(), converter::name, framing));
+        return outcome_of(r, summary + "\n" + p.first_error().message());
+    };
+    const auto whole = run({in.body});
+    if (const auto pieces = chunking(in.body, in); pieces.size() > 1)
+        check_same(whole, run(pieces));
+}
+
+} // namespace toolstream::fuzz

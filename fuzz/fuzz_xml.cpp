@@ -1,0 +1,34 @@
+// libFuzzer target: model text through handler<xml>.
+#include <toolstream/policies/xml.hpp>
+
+#include "fuzz_support.hpp"
+
+#include <algorithm>
+
+namespace {
+
+// A block ends complete only right after a closing tag (`</tool>`, `</write_file>`...) or the
+// `/>` of a self-closing <tool/>, consumed as markup.
+bool closed(std::string_view, std::string_view markup_run)
+{
+    return markup_run.ends_with('>') && (markup_run.find("</") != std::string_view::npos || markup_run.ends_with("/>"));
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    using namespace toolstream;
+    const auto in = fuzz::read_input(data, size);
+    if (!in)
+        return 0;
+    static constexpr std::size_t caps[] = {4096, 0, 100, 300};   // header bits 2-3; below 64 counts as 64
+    xml_options options;
+    options.max_tag_size = caps[in->option(2, 2)];
+    options.parse_tool_calls = in->option(4, 1) == 0;
+    // The documented bound, which does not hold while a file tool's body waits for its path.
+    const bool file_tool = fuzz::contains_ci(in->body, "write_file") || fuzz::contains_ci(in->body, "patch_file");
+    const std::size_t bound = file_tool ? 0 : std::max<std::size_t>(options.max_tag_size, 64) + 15;   // "below cap + 16"
+    fuzz::check_text_policy<xml>(*in, options, closed, bound);
+    return 0;
+}

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang++-14 (ASan+UBSan) and runs each for SECONDS.
+#   fuzz/run.sh SECONDS [-jobs N] [TARGET...]     (TARGET: sse, xml, openai_chat..., default all)
+# Environment: FUZZ_WORK (scratch dir: binaries, seeds, corpora, crashes; default
+# ${TMPDIR:-/tmp}/toolstream-fuzz, kept between runs so corpora grow), FUZZ_MAX_LEN (4096),
+# TOOLSTREAM_FIXTURES_DIR (seed streams; default ../shared/fixtures beside the repository).
+# Seeds are copied and generated into FUZZ_WORK at run time; nothing is written to the repository.
+# Prints executions per target; exits non-zero on any crash, sanitizer report or failed check,
+# naming the input that caused it.
+set -euo pipefail
+
+usage() { echo "usage: $0 SECONDS [-jobs N] [TARGET...]" >&2; exit 2; }
+[ $# -ge 1 ] && [[ $1 =~ ^[0-9]+$ ]] || usage
+seconds=$1; shift
+jobs=$(( $(nproc) < 2 ? 1 : 2 ))   # the machine is shared: two fuzzers at most by default
+targets=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        -jobs|--jobs) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || usage; jobs=$2; shift 2 ;;
+        -jobs=*|--jobs=*) jobs=${1#*=}; shift ;;
+        *) targets+=("$1"); shift ;;
+    esac
+done
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+all=(sse ndjson openai_chat openai_responses anthropic gemini ollama mistral xml json sentinel api_tool_call)
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+for t in "${targets[@]}"; do
+    [ -f "$repo/fuzz/fuzz_$t.cpp" ] || { echo "unknown target: $t" >&2; usage; }
+done
+
+fixtures=${TOOLSTREAM_FIXTURES_DIR:-$repo/../shared/fixtures}
+work=${FUZZ_WORK:-${TMPDIR:-/tmp}/toolstream-fuzz}
+max_len=${FUZZ_MAX_LEN:-4096}
+mkdir -p "$work"/{bin,seeds,corpus,artifacts,logs}
+
+# --- toolchain ---------------------------------------------------------------------------------
+cxx=clang++-14
+if ! command -v "$cxx" >/dev/null || [ ! -e /usr/include/boost/json.hpp ] \
+    || ! ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
+    "$repo/scripts/install-deps.sh" clang-14 libclang-rt-14-dev libboost-json1.81-dev
+fi
+
+# --- build (skipped for a target whose binary is newer than every header and its source) ---------
+flags=(-std=c++20 -O2 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
+       -fno-sanitize-recover=undefined -Wall -Wextra -Wpedantic -Werror
+       -I"$repo/include" -I"$repo/tests")
+build() {
+    local t=$1 bin=$work/bin/fuzz_$1
+    if [ -x "$bin" ] && [ -z "$(find "$repo/include" "$repo/fuzz" "$repo/tests/support" -newer "$bin" \
+            \( -name '*.hpp' -o -name "fuzz_$t.cpp" \) -print -quit)" ]; then
+        return 0
+    fi
+    "$cxx" "${flags[@]}" "$repo/fuzz/fuzz_$t.cpp" -o "$bin.tmp" -lboost_json && mv "$bin.tmp" "$bin"
+}
+export -f build
+export cxx repo work
+export flags_str="${flags[*]}"
+echo "building ${#targets[@]} targets with $cxx ..." >&2
+printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'flags=($flags_str); build {}' \
+    || { echo "build failed" >&2; exit 1; }
+
+# --- seeds: a 4-byte header (chunking and limits, see fuzz_support.hpp) before each -------------
+seed() {   # seed TARGET NAME < bytes: two copies, cut in pieces of up to 7 and up to 64 bytes
+    local dir=$work/seeds/$1 body
+    body=$(mktemp)
+    cat >"$body"
+    { printf '\001\052\000\000'; cat "$body"; } >"$dir/$2.a"
+    { printf '\002\021\007\000'; cat "$body"; } >"$dir/$2.b"
+    rm -f "$body"
+}
+seed_files() {   # seed_files TARGET FILE...
+    local t=$1 f; shift
+    for f in "$@"; do [ -f "$f" ] && seed "$t" "$(basename "$(dirname "$f")")_$(basename "$f")" <"$f"; done
+    return 0
+}
+op() { printf "\\$(printf '%03o' "$1")"; }   # one api_tool_call record op byte
+
+make_seeds() {
+    local t=$1 f i=0
+    rm -rf "$work/seeds/$t"; mkdir -p "$work/seeds/$t"
+    shopt -s nullglob
+    case $t in
+    sse) seed_files sse "$fixtures"/*/*.sse "$repo"/examples/data/*.sse ;;
+    openai_chat) seed_files "$t" "$fixtures"/{openai_chat,deepseek,groq,alibaba,xai}/*.sse \
+                     "$repo"/examples/data/*.sse ;;
+    openai_responses|anthropic|gemini|mistral) seed_files "$t" "$fixtures/$t"/*.sse ;;
+    ollama|ndjson)
+        seed "$t" chat <<'EOF'
+{"model":"m","created_at":"t","message":{"role":"assistant","content":"","thinking":"The user wants"},"done":false}
+{"model":"m","message":{"role":"assistant","content":"Checking \u003cb\u003enow\u003c/b\u003e"},"done":false}
+{"model":"m","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"weather","arguments":{"city":"Zürich","days":2}}},{"function":{"index":1,"name":"search","arguments":{"q":"x"}}}]},"done":false}
+{"model":"m","message":{"role":"assistant","content":"","tool_calls":[{"id":"call_1","function":{"name":"write_file","arguments":{"path":"a.py","content":"print(1)\n"}}}]},"done":false}
+{"model":"m","message":{"role":"assistant","content":""},"done_reason":"stop","done":true,"prompt_eval_count":167,"eval_count":306}
+EOF
+        printf '{"error":"model not found"}\n' | seed "$t" error
+        printf '\xEF\xBB\xBF{"message":{"content":"a"}}\r\n\r\n  \n{"message":{"content":"b"}}' | seed "$t" bom_crlf
+        if [ "$t" = ndjson ]; then
+            for f in "$fixtures"/jsontestsuite/y_*.json; do seed "$t" "$(basename "$f")" <"$f"; done
+        fi ;;
+    xml)
+        seed xml generic <<'EOF'
+Hello <tool name="get_weather"><arg name="city">Paris &amp; co</arg><arg name="days">2</arg></tool> done.
+a < b <div> <tool name="ping"/> <tool>no name</tool> <TOOL NAME='x'><![CDATA[ </tool> ]]><!-- </tool> --></tool>
+EOF
+        seed xml files <<'EOF'
+<tool name="write_file"><arg name="path">src/a.py</arg><arg name="content">__START_CONTENT__
+print("hi </tool>")
+    __END_CONTENT__</arg></tool>
+<tool name="patch_file"><arg name="patch">__START_PATCH__
+--- a
++++ b
+__END_PATCH__</arg><arg name="path">b.txt</arg></tool>
+<write_file path="x.txt">body</write_file><run_bash timeout_seconds="5">echo hi</run_bash>
+<tool name="run_bash" background="true"><arg name="command">ls -la</arg></tool>
+EOF
+        printf '<tool name="' | seed xml unterminated ;;
+    json)
+        seed json calls <<'EOF'
+Sure: {"tool": "get_weather", "arguments": {"city": "Paris"}} ok if (x) { y(); } [1, 2]
+{"tool_calls":[{"function":{"name":"f","arguments":"{\"a\":1}"}},{"name":"g","arguments":{}}]}
+[{"name":"write_file","arguments":{"path":"a","content":"x\ny \"}\" "}}] {"to": 1} [[x]]
+EOF
+        for f in "$fixtures"/jsontestsuite/[yn]_*.json; do
+            i=$((i + 1)); [ $((i % 4)) -eq 0 ] || continue   # a sample: the cases are alike
+            { printf '{"name":"f","arguments":'; cat "$f"; printf '}'; } | seed json "$(basename "$f")"
+        done ;;
+    sentinel)
+        seed sentinel blocks <<'EOF'
+Hi [[SEG_START {"type":"write_file","path":"/a.py"}]]print("hi")[[SEG_END]] then
+[[SEG_START {"type":"tool","tool_name":"get_weather","arguments":{"city":"Paris"}}]][[seg_end]]
+[[SEG_START {"type":"run_bash"}]]ls[[SEG_END]] [[wiki]] [[SEG_START {"type":"text"}]]t[[SEG_END]]
+[[SEG_START  {"type":"tool","tool_name":"f","x":"]]"} ]]<arguments><arg name="a">1</arg></arguments>[[SEG_END]]
+[[SEG_START {"type":"patch_file","path":"p"}]]--- a
+EOF
+        ;;
+    api_tool_call)
+        # Every JSONTestSuite case as a generic call's arguments and inside a write_file call.
+        for f in "$fixtures"/jsontestsuite/[yni]_*.json; do
+            { op $((0x78)); head -c 1500 "$f"; } | seed "$t" "generic_$(basename "$f")"
+            { op $((0x49)); printf '{"path":"a.txt","content":'; head -c 1500 "$f"
+              printf '\037'; op $((0x61)); printf '}'; } | seed "$t" "file_$(basename "$f")"
+        done
+        # Parallel calls interleaved: a write_file whose \uD83D\uDE00 pair and path come in
+        # separate fragments, a generic call, and a patch_file the stream never completes.
+        { op $((0x48)); printf '{"content":"early \\ud83d'; printf '\037'
+          op $((0x59)); printf '{"q":'; printf '\037'
+          op $((0x00)); printf '\\ude00 body","path":"p"}'; printf '\037'
+          op $((0x52)); printf '{"patch":"@@"'; printf '\037'
+          op $((0x21)); printf '1}'; printf '\037'
+          op $((0x20)); } | seed "$t" interleaved ;;
+    esac
+    shopt -u nullglob
+}
+
+# --- run -----------------------------------------------------------------------------------------
+run_target() {
+    local t=$1 log=$work/logs/$1.log
+    make_seeds "$t"
+    mkdir -p "$work/corpus/$t" "$work/artifacts/$t"
+    local status=0
+    "$work/bin/fuzz_$t" -max_total_time="$seconds" -max_len="$max_len" -timeout=30 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$work/artifacts/$t/" \
+        "$work/corpus/$t" "$work/seeds/$t" >"$log" 2>&1 || status=$?
+    echo "$status" >"$work/logs/$t.status"
+}
+
+start=$(date +%s)
+running=0
+for t in "${targets[@]}"; do
+    if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
+    echo "fuzzing $t for ${seconds}s ..." >&2
+    run_target "$t" &
+    running=$((running + 1))
+done
+wait || true
+
+failed=0
+printf '\n%-18s %14s %10s %8s  %s\n' target executions exec/s corpus result
+for t in "${targets[@]}"; do
+    log=$work/logs/$t.log
+    execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
+    [ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#' || true)
+    execs=${execs:-0}
+    corpus=$(find "$work/corpus/$t" -type f | wc -l)
+    result=ok
+    if [ "$(cat "$work/logs/$t.status")" != 0 ]; then
+        failed=1
+        crash=$(grep -o 'Test unit written to .*' "$log" | tail -1 | sed 's/Test unit written to //')
+        result="FAILED: ${crash:-see $log} (log: $log)"
+    fi
+    printf '%-18s %14s %10s %8s  %s\n' "$t" "$execs" $((execs / (seconds > 0 ? seconds : 1))) "$corpus" "$result"
+done
+echo "total time: $(( $(date +%s) - start ))s; logs in $work/logs"
+if [ "$failed" -ne 0 ]; then
+    for t in "${targets[@]}"; do
+        [ "$(cat "$work/logs/$t.status")" = 0 ] && continue
+        echo "---- $t ----"
+        grep -a -E -A12 'toolstream fuzz check failed|ERROR: (AddressSanitizer|libFuzzer|UndefinedBehavior)|runtime error' \
+            "$work/logs/$t.log" | head -40
+    done
+    exit 1
+fi
