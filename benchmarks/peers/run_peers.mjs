@@ -226,8 +226,13 @@ async function workerMain({ input, dialect, peer, repeat, singleRunOverS, conten
   for (let i = 0; i < repeat; i += 1) {
     parentPort.postMessage({ type: 'start' });
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const result = await run(bytes, dialect);
     const seconds = (performance.now() - t0) / 1000;
+    // CPU time of the whole process (V8's helper threads included): unlike wall time, it does not
+    // grow while the shared machine gives the run no core.
+    const cpu = process.cpuUsage(cpu0);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     if (
       typeof result.content !== 'string' ||
       Buffer.byteLength(result.content, 'utf8') !== expectedBytes ||
@@ -236,7 +241,7 @@ async function workerMain({ input, dialect, peer, repeat, singleRunOverS, conten
       const got = typeof result.content === 'string' ? Buffer.byteLength(result.content, 'utf8') : result.content;
       throw new Error(`final content mismatch: got ${got} bytes, expected ${expectedBytes}`);
     }
-    parentPort.postMessage({ type: 'run', seconds, preview_failures: result.previewFailures });
+    parentPort.postMessage({ type: 'run', seconds, cpu_seconds: cpuSeconds, preview_failures: result.previewFailures });
     if (singleRunOverS !== undefined && seconds > singleRunOverS) break;
   }
 }
@@ -299,6 +304,7 @@ function mainThread() {
     load1: round6(loadavg()[0]), // the machine is shared: keep the context of each number
   };
   const seconds = [];
+  const cpuSeconds = [];
   let failures;
   let timer;
   let finished = false;
@@ -306,7 +312,7 @@ function mainThread() {
     if (finished) return;
     finished = true;
     clearTimeout(timer);
-    const out = { ...line, seconds: seconds.map(round6), ...extra };
+    const out = { ...line, seconds: seconds.map(round6), cpu_seconds: cpuSeconds.map(round6), ...extra };
     if (failures !== undefined) out.preview_failures = failures;
     console.log(JSON.stringify(out));
     process.exitCode = code;
@@ -325,11 +331,12 @@ function mainThread() {
     } else if (message.type === 'run') {
       clearTimeout(timer);
       seconds.push(message.seconds);
+      cpuSeconds.push(message.cpu_seconds);
       if (message.preview_failures !== undefined) failures = message.preview_failures;
     }
   });
   worker.on('error', (error) => finish({ error: String(error?.message ?? error) }, 1));
-  worker.on('exit', () => finish({ median_s: round6(median(seconds)) }, 0));
+  worker.on('exit', () => finish({ median_s: round6(median(seconds)), median_cpu_s: round6(median(cpuSeconds)) }, 0));
 }
 
 if (isMainThread) {
