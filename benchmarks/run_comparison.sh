@@ -90,7 +90,10 @@ run_all() {
     for exe in "$bin"/toolstream_bench_*; do
         name=$(basename "$exe")
         echo "-- $name" >&2
+        # Repetitions of all benchmarks of an executable in random order: a burst of load on the
+        # shared machine then hits every benchmark a little instead of one a lot.
         "$exe" --benchmark_repetitions="$repetitions" --benchmark_report_aggregates_only=true \
+               --benchmark_enable_random_interleaving=true \
                --benchmark_min_time="$min_time" --benchmark_format=console \
                --benchmark_out_format=json --benchmark_out="$results/$name.json" >&2
     done
@@ -329,11 +332,12 @@ END {
     print "| load average (1/5/15 min) | " load_start " at the start, " load_end " at the end" (load_max != "" ? "; 1-min load during the peer runs " load_min "–" load_max : "") " |"
     print "| system | " kernel "; " cxx "; Boost " boost "; Google Benchmark " gbench " (Debian package, built as debug: the harness, not our code); Node.js " node " |"
     print "| toolstream | commit " commit ", benchmarks built `-O3 -DNDEBUG` |"
-    print "| method | ours: median of " reps " repetitions (Google Benchmark, min time " min_time " s each); peers: median of up to 3 runs, one run once a run takes over 5 s, killed after " timeout_s " s |"
+    print "| method | ours: median of " reps " randomly interleaved repetitions (Google Benchmark, min time " min_time " s each); peers: median of up to 3 runs, one run once a run takes over 5 s, killed after " timeout_s " s |"
     print ""
     print "With " cores " cores shared with other work (1-minute load averages of " load_range() " during this run), a benchmark"
     print "gets a core only part of the time: wall times include the waiting, CPU times do not. Ratios against"
-    print "the peers use wall times (theirs are wall times too); our throughput figures use CPU time."
+    print "the peers and our throughput figures therefore use CPU times; times in the tables and the plot are wall"
+    print "times. Each executable's repetitions run in random order, so load bursts spread over its benchmarks."
     print ""
 
     print "## Inputs"
@@ -492,7 +496,8 @@ END {
     # ---- transport and baseline
     print "## Transport and baseline"
     print ""
-    print "On the OpenAI Chat stream: `memcpy`/`memchr`, touching each byte once; `transport/sse`, the SSE decoder alone;"
+    print "On the OpenAI Chat stream: `memcpy`/`memchr`, touching each byte once; `transport/sse`, the SSE decoder alone."
+    print "Measured beside the pipelines (same executable, interleaved):"
     print "`sse+json_dom`, the decoder plus a Boost.JSON DOM of each event's data (what every converter starts with, nothing"
     print "read from it); `sse+json_sax`, the decoder plus `boost::json::basic_parser` with a handler that keeps nothing;"
     print "`sse+sax_converter_prototype+api_tool_call`, a tree-less converter prototype for this stream's shapes feeding the"
