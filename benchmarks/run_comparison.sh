@@ -646,7 +646,7 @@ END {
         printf "  per-byte `parse_escaped` for escaped strings (%.0f%% here, most of the native assembly at large fragments).\n", group_share("openai_chat", "^Boost.JSON basic_parser")
         proto = "baseline/sse+sax_converter_prototype+api_tool_call/openai_chat/content:262144"
         if ((proto in cpu) && cpu[proto] > 0) {
-            printf "  A prototype of the first half (`bench_baseline.cpp`: a basic_parser handler that fills the chunk for this\n"
+            printf "  A prototype of the first half (`bench_pipelines.cpp`: a basic_parser handler that fills the chunk for this\n"
             printf "  stream's shapes, then the real `api_tool_call` handler) runs at %s MB/s end to end, %.1f× the pipeline, so the\n", fmt_rate(bytes[proto], cpu[proto]), (bytes[proto] / cpu[proto]) / (oa * 1e6)
             printf "  tree-less converter is worth building; 1 GB/s also needs the argument decoding and per-event overhead cut.\n"
         }
