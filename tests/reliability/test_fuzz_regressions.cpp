@@ -6,6 +6,7 @@
 #include <toolstream/providers/mistral.hpp>
 #include <toolstream/providers/ollama.hpp>
 #include <toolstream/providers/openai_chat.hpp>
+#include <toolstream/transport/sse.hpp>
 
 #include "catch_compat.hpp"
 
@@ -236,4 +237,50 @@ TEST_CASE("fuzz regression: a file body streams up to its first bad byte however
             INFO(args.substr(0, 40) << " in pieces of " << piece);
             CHECK(streamed(args, piece) == body);
         }
+}
+
+// fuzz_sse: whitespace longer than the line limit before a raw JSON body gave event_too_large
+// when it came in an earlier write (it reached the line splitter before the body decided the
+// mode) and nothing when it came with the body.
+TEST_CASE("fuzz regression: whitespace before a raw JSON body is no error however split", "[reliability][fuzz]")
+{
+    const std::string spaces(200, ' ');
+    // A raw body over the 16-byte limit: one error at every split, whatever came before it.
+    for (const std::string& body : {spaces + "[1,2,3,4,5,6,7,8,9]", spaces + "\n\n" + spaces + "{\"error\":{\"m\":1}}"}) {
+        for (std::size_t piece : {std::size_t{1}, std::size_t{7}, std::size_t{150}, body.size()}) {
+            INFO("pieces of " << piece);
+            sse_decoder d({.max_event_size = 16, .flush_at_eof = true});
+            std::vector<std::string> events;
+            auto visit = [&](const stream_event& ev) { events.emplace_back(ev.data); };
+            std::size_t errors = 0;
+            for (std::size_t at = 0; at < body.size(); at += piece)
+                errors += d.write(std::string_view(body).substr(at, piece), visit) == error::event_too_large;
+            errors += d.finish(visit) == error::event_too_large;
+            CHECK(errors == 1);
+            CHECK(events.empty());
+        }
+    }
+    // ...and overlong whitespace before SSE is an error at every split, the event after it kept.
+    const std::string sse = spaces + "\n\ndata: x\n\n";
+    for (std::size_t piece : {std::size_t{1}, std::size_t{100}, sse.size()}) {
+        sse_decoder d({.max_event_size = 16, .flush_at_eof = true});
+        std::vector<std::string> events;
+        auto visit = [&](const stream_event& ev) { events.emplace_back(ev.data); };
+        std::size_t errors = 0;
+        for (std::size_t at = 0; at < sse.size(); at += piece)
+            errors += d.write(std::string_view(sse).substr(at, piece), visit) == error::event_too_large;
+        CHECK(errors == 1);
+        CHECK(events == std::vector<std::string>{"x"});
+    }
+    // A short raw body after long whitespace: no error at all.
+    for (std::size_t piece : {std::size_t{1}, std::size_t{64}, std::size_t{1000}}) {
+        sse_decoder d({.max_event_size = 16, .flush_at_eof = true});
+        const std::string raw = spaces + "[1]";
+        std::vector<std::string> events;
+        auto visit = [&](const stream_event& ev) { events.emplace_back(ev.data); };
+        for (std::size_t at = 0; at < raw.size(); at += piece)
+            CHECK(!d.write(std::string_view(raw).substr(at, piece), visit));
+        CHECK(!d.finish(visit));
+        CHECK(events == std::vector<std::string>{"[1]"});
+    }
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 namespace toolstream {
 
@@ -99,6 +100,7 @@ public:
         clear_event();
         mode_ = mode::undecided;
         skipping_ = false;
+        whitespace_overflow_ = false;
         done_ = false;
     }
 
@@ -127,6 +129,10 @@ private:
                 mode_ = bytes[first] == '{' || bytes[first] == '[' ? mode::raw : mode::sse;
                 if (mode_ == mode::raw)
                     bytes.remove_prefix(first);
+                // Overlong whitespace is an error only if it was SSE (in one write it never
+                // reaches the splitter before a raw body).
+                if (std::exchange(whitespace_overflow_, false) && mode_ == mode::sse)
+                    detail::report_error(visit, ec, error::event_too_large);
             }
         }
         if (mode_ == mode::raw) {
@@ -215,7 +221,10 @@ private:
     {
         if (skipping_)
             return;
-        detail::report_error(visit, ec, error::event_too_large);
+        if (mode_ == mode::undecided)
+            whitespace_overflow_ = true;   // reported once the mode is known
+        else
+            detail::report_error(visit, ec, error::event_too_large);
         clear_event();
         skipping_ = true;
     }
@@ -238,6 +247,7 @@ private:
     bool has_data_ = false;
     bool borrowing_ = false;
     bool skipping_ = false;         // an oversized event was dropped: ignore lines to the next blank one
+    bool whitespace_overflow_ = false;   // leading whitespace passed the line limit
     bool done_ = false;
 };
 
