@@ -156,6 +156,7 @@ EOF
 # --- run -----------------------------------------------------------------------------------------
 run_target() {
     local t=$1 log=$work/logs/$1.log
+    rm -f "$work/logs/$t.status"
     make_seeds "$t"
     mkdir -p "$work/corpus/$t" "$work/artifacts/$t"
     local status=0
@@ -184,7 +185,7 @@ for t in "${targets[@]}"; do
     execs=${execs:-0}
     corpus=$(find "$work/corpus/$t" -type f | wc -l)
     result=ok
-    if [ "$(cat "$work/logs/$t.status")" != 0 ]; then
+    if [ "$(cat "$work/logs/$t.status" 2>/dev/null || echo missing)" != 0 ]; then
         failed=1
         crash=$(grep -o 'Test unit written to .*' "$log" | tail -1 | sed 's/Test unit written to //')
         result="FAILED: ${crash:-see $log} (log: $log)"
@@ -194,7 +195,7 @@ done
 echo "total time: $(( $(date +%s) - start ))s; logs in $work/logs"
 if [ "$failed" -ne 0 ]; then
     for t in "${targets[@]}"; do
-        [ "$(cat "$work/logs/$t.status")" = 0 ] && continue
+        [ "$(cat "$work/logs/$t.status" 2>/dev/null || echo missing)" = 0 ] && continue
         echo "---- $t ----"
         grep -a -E -A12 'toolstream fuzz check failed|ERROR: (AddressSanitizer|libFuzzer|UndefinedBehavior)|runtime error' \
             "$work/logs/$t.log" | head -40
