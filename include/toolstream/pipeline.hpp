@@ -133,7 +133,9 @@ private:
 
     choice_state& state(std::size_t index);
     error_code route(std::size_t index, const chunk_response& chunk);
-    void note(error_code ec, error_code& first);
+    // `of_stream`: a transport or payload error, which breaks the stream (a policy's limit
+    // does not: the call or tag it concerns says so).
+    void note(error_code ec, error_code& first, bool of_stream = true);
 
     Sink sink_;
     pipeline_options options_;
@@ -144,6 +146,7 @@ private:
     std::optional<token_usage> usage_;
     std::optional<std::string> provider_error_;
     error_code first_error_;
+    error_code stream_error_;   // the first of the stream itself, for summary()
     bool finished_ = false;
 };
 

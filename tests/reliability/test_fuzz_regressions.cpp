@@ -2,6 +2,7 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/policies/xml.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/mistral.hpp>
 #include <toolstream/providers/ollama.hpp>
@@ -185,6 +186,18 @@ TEST_CASE("fuzz regression: parallel call indexes are bounded and limit errors r
     CHECK(q.write(event(7)) == error::invalid_payload);   // the converter's, 4096 calls per choice
     CHECK(!q.write(event(1000)));   // a call it holds still takes fragments
     CHECK(!q.finish());
+    // A policy's limit concerns a call or a tag, which says so: it does not break the stream.
+    CHECK(!p.finish());
+    CHECK(!p.summary().error);
+    CHECK(p.summary().choices.at(0).tool_calls.size() == 2);
+
+    pipeline<openai_chat, xml> text;
+    CHECK(text.write(R"(data: {"choices":[{"index":0,"delta":{"content":"<tool name=\")" + std::string(5000, 'x')
+                     + "\"}}]}\n\n")
+          == error::marker_too_long);
+    CHECK(text.first_error() == error::marker_too_long);
+    CHECK(!text.finish());
+    CHECK(!text.summary().error);
 }
 
 // test_odd_bytes: Boost.JSON 1.81 names some \u escape errors differently when it resumes in the

@@ -47,7 +47,7 @@ auto pipeline<Provider, Policy, Sink>::choice(std::size_t index) -> handler_type
 
 template<class Provider, parser_policy Policy, event_sink Sink>
     requires provider_traits<Provider>
-void pipeline<Provider, Policy, Sink>::note(error_code ec, error_code& first)
+void pipeline<Provider, Policy, Sink>::note(error_code ec, error_code& first, bool of_stream)
 {
     if (!ec)
         return;
@@ -55,6 +55,8 @@ void pipeline<Provider, Policy, Sink>::note(error_code ec, error_code& first)
         first = ec;
     if (!first_error_)
         first_error_ = ec;
+    if (of_stream && !stream_error_)
+        stream_error_ = ec;
 }
 
 template<class Provider, parser_policy Policy, event_sink Sink>
@@ -79,7 +81,7 @@ error_code pipeline<Provider, Policy, Sink>::write(std::string_view bytes)
     if (finished_)
         return error::feed_after_finalize;
     error_code first;
-    auto emit = [&](std::size_t index, const chunk_response& chunk) { note(route(index, chunk), first); };
+    auto emit = [&](std::size_t index, const chunk_response& chunk) { note(route(index, chunk), first, false); };
     // Transport errors come to the visitor among the events, so all errors are noted in stream order.
     detail::overloaded on_event{[&](const stream_event& ev) { note(converter_.convert(ev, emit), first); },
                                 [&](error_code ec) { note(ec, first); }};
@@ -94,7 +96,7 @@ error_code pipeline<Provider, Policy, Sink>::finish()
     if (finished_)
         return {};
     error_code first;
-    auto emit = [&](std::size_t index, const chunk_response& chunk) { note(route(index, chunk), first); };
+    auto emit = [&](std::size_t index, const chunk_response& chunk) { note(route(index, chunk), first, false); };
     detail::overloaded on_event{[&](const stream_event& ev) { note(converter_.convert(ev, emit), first); },
                                 [&](error_code ec) { note(ec, first); }};
     (void)decoder_.finish(on_event);
@@ -102,7 +104,7 @@ error_code pipeline<Provider, Policy, Sink>::finish()
     state(0);   // an empty stream still has its one choice
     for (auto& c : choices_)
         if (c)
-            note(c->handler->finalize(), first);
+            note(c->handler->finalize(), first, false);
     finished_ = true;
     return first;
 }
@@ -114,8 +116,8 @@ stream_summary pipeline<Provider, Policy, Sink>::summary() const
     stream_summary s;
     s.usage = usage_;
     s.error = provider_error_;
-    if (!s.error && first_error_)
-        s.error = first_error_.message();
+    if (!s.error && stream_error_)
+        s.error = stream_error_.message();
     for (const auto& c : choices_) {
         if (!c)
             continue;
