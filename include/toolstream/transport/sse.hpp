@@ -9,7 +9,6 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <utility>
 
 namespace toolstream {
 
@@ -100,7 +99,7 @@ public:
         clear_event();
         mode_ = mode::undecided;
         skipping_ = false;
-        whitespace_overflow_ = false;
+        whitespace_overflows_ = 0;
         done_ = false;
     }
 
@@ -131,8 +130,9 @@ private:
                     bytes.remove_prefix(first);
                 // Overlong whitespace is an error only if it was SSE (in one write it never
                 // reaches the splitter before a raw body).
-                if (std::exchange(whitespace_overflow_, false) && mode_ == mode::sse)
-                    detail::report_error(visit, ec, error::event_too_large);
+                for (; whitespace_overflows_ > 0; --whitespace_overflows_)
+                    if (mode_ == mode::sse)
+                        detail::report_error(visit, ec, error::event_too_large);
             }
         }
         if (mode_ == mode::raw) {
@@ -222,7 +222,7 @@ private:
         if (skipping_)
             return;
         if (mode_ == mode::undecided)
-            whitespace_overflow_ = true;   // reported once the mode is known
+            ++whitespace_overflows_;   // reported once the mode is known
         else
             detail::report_error(visit, ec, error::event_too_large);
         clear_event();
@@ -247,7 +247,7 @@ private:
     bool has_data_ = false;
     bool borrowing_ = false;
     bool skipping_ = false;         // an oversized event was dropped: ignore lines to the next blank one
-    bool whitespace_overflow_ = false;   // leading whitespace passed the line limit
+    std::size_t whitespace_overflows_ = 0;   // leading whitespace lines past the line limit
     bool done_ = false;
 };
 
