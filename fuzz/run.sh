@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang++-14 (ASan+UBSan) and runs each for SECONDS.
-#   fuzz/run.sh SECONDS [-jobs N] [TARGET...]     (TARGET: sse, xml, openai_chat..., default all)
+#   fuzz/run.sh SECONDS [-jobs N] [-runs N] [TARGET...]   (TARGET: sse, xml, openai_chat..., default all)
+# -runs N stops each target after N executions instead (SECONDS is then only a cap): the local
+# campaign is `FUZZ_MAX_LEN=512 fuzz/run.sh 14400 -runs 10000000`.
 # Environment: FUZZ_WORK (scratch dir: binaries, seeds, corpora, crashes; default
 # ${TMPDIR:-/tmp}/toolstream-fuzz, kept between runs so corpora grow), FUZZ_MAX_LEN (4096),
 # TOOLSTREAM_FIXTURES_DIR (seed streams; default ../shared/fixtures beside the repository).
@@ -9,15 +11,17 @@
 # naming the input that caused it.
 set -euo pipefail
 
-usage() { echo "usage: $0 SECONDS [-jobs N] [TARGET...]" >&2; exit 2; }
+usage() { echo "usage: $0 SECONDS [-jobs N] [-runs N] [TARGET...]" >&2; exit 2; }
 [ $# -ge 1 ] && [[ $1 =~ ^[0-9]+$ ]] || usage
 seconds=$1; shift
 jobs=$(( $(nproc) < 2 ? 1 : 2 ))   # the machine is shared: two fuzzers at most by default
+runs=-1   # libFuzzer's default: no limit
 targets=()
 while [ $# -gt 0 ]; do
     case $1 in
         -jobs|--jobs) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || usage; jobs=$2; shift 2 ;;
         -jobs=*|--jobs=*) jobs=${1#*=}; shift ;;
+        -runs|--runs) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || usage; runs=$2; shift 2 ;;
         *) targets+=("$1"); shift ;;
     esac
 done
@@ -160,7 +164,7 @@ run_target() {
     make_seeds "$t"
     mkdir -p "$work/corpus/$t" "$work/artifacts/$t"
     local status=0
-    "$work/bin/fuzz_$t" -max_total_time="$seconds" -max_len="$max_len" -timeout=30 -rss_limit_mb=2048 \
+    "$work/bin/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -max_len="$max_len" -timeout=30 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$work/artifacts/$t/" \
         "$work/corpus/$t" "$work/seeds/$t" >"$log" 2>&1 || status=$?
     echo "$status" >"$work/logs/$t.status"
@@ -183,6 +187,7 @@ for t in "${targets[@]}"; do
     execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
     [ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#' || true)
     execs=${execs:-0}
+    rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
     corpus=$(find "$work/corpus/$t" -type f | wc -l)
     result=ok
     if [ "$(cat "$work/logs/$t.status" 2>/dev/null || echo missing)" != 0 ]; then
@@ -190,7 +195,7 @@ for t in "${targets[@]}"; do
         crash=$(grep -o 'Test unit written to .*' "$log" | tail -1 | sed 's/Test unit written to //')
         result="FAILED: ${crash:-see $log} (log: $log)"
     fi
-    printf '%-18s %14s %10s %8s  %s\n' "$t" "$execs" $((execs / (seconds > 0 ? seconds : 1))) "$corpus" "$result"
+    printf '%-18s %14s %10s %8s  %s\n' "$t" "$execs" "${rate:-0}" "$corpus" "$result"
 done
 echo "total time: $(( $(date +%s) - start ))s; logs in $work/logs"
 if [ "$failed" -ne 0 ]; then
