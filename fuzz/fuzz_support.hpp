@@ -267,11 +267,6 @@ inline std::string lower(std::string_view s)
     return out;
 }
 
-inline bool contains_ci(std::string_view haystack, std::string_view needle)
-{
-    return lower(haystack).find(lower(needle)) != std::string::npos;
-}
-
 /// Checks a complete native call against Boost.JSON's reading of its raw arguments: a generic
 /// call's arguments are that object; a file call's path and body are its strings (the file body
 /// was streamed by a separate incremental decoder).

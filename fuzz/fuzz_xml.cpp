@@ -26,9 +26,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     xml_options options;
     options.max_tag_size = caps[in->option(2, 2)];
     options.parse_tool_calls = in->option(4, 1) == 0;
-    // The documented bound, which does not hold while a file tool's body waits for its path.
-    const bool file_tool = fuzz::contains_ci(in->body, "write_file") || fuzz::contains_ci(in->body, "patch_file");
-    const std::size_t bound = file_tool ? 0 : std::max<std::size_t>(options.max_tag_size, 64) + 15;   // "below cap + 16"
+    static constexpr std::size_t held_bodies[] = {std::size_t{1} << 20, 0, 64, 300};   // header bits 5-6
+    options.max_held_body = held_bodies[in->option(5, 2)];
+    // The documented bound: "below max(max_tag_size, 64) + 16, plus up to max_held_body".
+    const std::size_t bound = std::max<std::size_t>(options.max_tag_size, 64) + 15 + options.max_held_body;
     fuzz::check_text_policy<xml>(*in, options, closed, bound);
     return 0;
 }

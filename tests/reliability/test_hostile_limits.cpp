@@ -65,6 +65,7 @@ TEST_CASE("hostile limits: the documented defaults", "[reliability][limits]")
     CHECK(native_call_limits{}.max_argument_bytes == std::size_t{64} << 20);
     CHECK(native_call_limits{}.max_depth == 64);
     CHECK(xml_options{}.max_tag_size == 4096);
+    CHECK(xml_options{}.max_held_body == std::size_t{1} << 20);
     CHECK(json_options{}.max_held == 4096);
     CHECK(sentinel_options{}.max_held == 4096);
     CHECK(detail::chat_stream::max_choices == 128);
@@ -89,6 +90,19 @@ TEST_CASE("hostile limits: xml holds less than max(max_tag_size, 64) + 16 bytes 
         check_held<xml>(o, "<tool name=\"run_bash\"><arg name=\"timeout_seconds\">", "9", bound);
         check_held<xml>(o, "<tool name=\"f\"><![CDATA[", "]]", bound);    // a section that never closes
         check_held<xml>(o, "", "\n\t \r", bound);                         // whitespace
+    }
+}
+
+TEST_CASE("hostile limits: a file body waiting for its path holds at most max_held_body more",
+          "[reliability][limits][xml]")
+{
+    for (std::size_t held : {0, 1000}) {
+        xml_options o;
+        o.max_held_body = held;
+        const std::size_t bound = 64 + 15 + held;
+        check_held<xml>(o, "<tool name=\"write_file\"><arg name=\"content\">", "body ", bound);
+        check_held<xml>(o, "<tool name=\"patch_file\"><arg name=\"patch\">__START_PATCH__\n", "+x\n", bound);
+        check_held<xml>(o, "<tool name=\"write_file\"><arg name=\"content\">a</arg>", "<arg name=\"b\">c</arg>", bound);
     }
 }
 

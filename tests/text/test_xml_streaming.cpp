@@ -181,6 +181,38 @@ TEST_CASE("xml bug 5: the path may come after the content, at every chunking", "
           == "patch_file {\"tool_name\":\"patch_file\",\"path\":\"p.txt\"} \"@@ -1 +1 @@\\n-a\\n+b\\n\"");
 }
 
+TEST_CASE("xml: a body past max_held_body STARTs without its path; the late path is in END and the call",
+          "[xml][limits][write_file]")
+{
+    const std::string body = "0123456789abcdef";
+    const std::string input = "<tool name=\"write_file\"><arg name=\"content\">" + body
+        + "</arg><arg name=\"path\">late.txt</arg></tool>";
+    // Held while the path is unknown: the body and the markup after it, up to the path's value.
+    const std::size_t held = (body + "</arg><arg name=\"path\">").size();
+    xml_options o;
+    o.max_held_body = held;
+    CHECK(segments(run(input, o)) == "write_file {\"tool_name\":\"write_file\",\"path\":\"late.txt\"} \"" + body + "\"\n");
+
+    o.max_held_body = held - 1;
+    const auto r = run(input, o);
+    CHECK(segments(r) == "write_file {\"tool_name\":\"write_file\"} \"" + body + "\"\n");
+    REQUIRE(r.events.back().type == segment_event_type::SEGMENT_END);
+    CHECK(r.events.back().metadata.at("path") == "late.txt");
+    CHECK(calls(r) == "write_file {\"path\":\"late.txt\",\"content\":\"" + body + "\"}\n");
+
+    // The hold never passes the limit, whatever the body's length.
+    o.max_held_body = 1000;
+    handler<xml> h(recording_sink{}, {}, xml(o));
+    REQUIRE(!h.feed("<tool name=\"patch_file\"><arg name=\"patch\">"));
+    for (int i = 0; i < 1000; ++i) {
+        REQUIRE(!h.feed("+ a line of the patch\n"));
+        REQUIRE(h.policy().held_bytes() <= 1000 + 64 + 16);
+    }
+    REQUIRE(!h.events().empty());
+    CHECK(h.events().front().type == segment_event_type::SEGMENT_START);
+    CHECK(!h.events().front().metadata.contains("path"));
+}
+
 TEST_CASE("xml bug 5: a file that never gets a path is refused, its body kept", "[xml][bug5][write_file]")
 {
     const auto closed = run("<tool name=\"write_file\"><arg name=\"content\">orphan</arg></tool>");

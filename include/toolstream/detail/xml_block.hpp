@@ -30,15 +30,17 @@ enum class xml_block_kind {
 
 /// Reads one block from a scan_buffer whose front is the block's next unread byte. Everything
 /// that is not content is reported as markup, in input order. A file tool's content that comes
-/// before its path is held (with the markup after it) until the path or the block's end: that
-/// is the one unbounded hold, `held_bytes()`.
+/// before its path is held (with the markup after it) until the path or the block's end, or
+/// until more than `max_held` bytes wait: then the segment STARTs without its path.
 class xml_block {
 public:
     /// Starts a block right after its opening tag (already reported). `empty`: the tag was
     /// self-closing, so the block ends at once.
     template<class W>
-    void begin(xml_block_kind kind, segment_type type, boost::json::object meta, bool empty, W& out)
+    void begin(xml_block_kind kind, segment_type type, boost::json::object meta, bool empty, std::size_t max_held,
+               W& out)
     {
+        max_held_ = max_held;
         kind_ = kind;
         type_ = type;
         meta_ = std::move(meta);
@@ -63,7 +65,7 @@ public:
 
     bool done() const noexcept { return phase_ == phase::done; }
 
-    /// Content held until a file tool's path arrives.
+    /// Content held until a file tool's path arrives (at most `max_held`).
     std::size_t held_bytes() const noexcept { return pending_.size(); }
 
     /// One step over `buf` (not empty); false when it needs more input.
@@ -155,12 +157,17 @@ private:
         phase_ = phase::done;
     }
 
-    // Content before a file's START is held, and so is markup behind held content.
+    // Content before a file's START is held, and so is markup behind held content, up to
+    // max_held_ bytes: past that the START goes out without the path (which, if it comes,
+    // is set in the END's metadata).
     template<class W>
     void emit(std::string_view bytes, bool markup, W& out)
     {
         if (bytes.empty())
             return;
+        const bool holds = !started_ && (!markup || !pieces_.empty());
+        if (holds && bytes.size() > max_held_ - pending_.size())
+            start(out);
         if (!started_ && (!markup || !pieces_.empty())) {
             pending_.append(bytes);
             if (!pieces_.empty() && pieces_.back().markup == markup)
@@ -369,6 +376,7 @@ private:
     std::string_view content_key_;
     std::string_view start_marker_;
     std::string_view end_marker_;
+    std::size_t max_held_ = 0;        // the most bytes pending_ may hold
     std::string pending_;             // held bytes of a file whose path is not known yet
     std::vector<piece> pieces_;       // pending_ split into content and markup, in input order
 };

@@ -24,6 +24,10 @@ struct xml_options {
     /// while reading it. Past it the bytes are released: as text outside a tool, as content
     /// or syntax inside one. Values below 64 count as 64.
     std::size_t max_tag_size = 4096;
+    /// The most bytes of a file tool's body (and the markup among it) held while its START
+    /// waits for a path that comes after the body. Past it the segment STARTs without a path;
+    /// a path that comes later is in the END's metadata and the invocation.
+    std::size_t max_held_body = std::size_t{1} << 20;
     /// When false, `<tool …>` stays text; the shorthand tags are still parsed (as the
     /// reference's parser does for api_tool_call).
     bool parse_tool_calls = true;
@@ -51,7 +55,8 @@ struct xml_options {
 ///   comments; closing `</arguments>` closes any `<arg>` left open. (The reference ends at the
 ///   first `</tool>`, even inside an argument.)
 /// - File tools: START waits for the path, which may come after the body; such a body is held
-///   until the path (or `</tool>`) arrives, however long. The body is the `content`/`patch`
+///   until the path (or `</tool>`) arrives, or until it passes `max_held_body` bytes: then the
+///   segment STARTs without a path, and a later path is set in the END's metadata. The body is the `content`/`patch`
 ///   value between `__START_CONTENT__`/`__END_CONTENT__` (`__START_PATCH__`/`__END_PATCH__`),
 ///   markers excluded, with the line break after the start marker and the indentation of the
 ///   closing line dropped; an end marker counts only before optional whitespace and `</arg>`.
@@ -64,8 +69,8 @@ struct xml_options {
 /// - Text that cannot start a tag goes out in the feed that brings it. What is held between
 ///   feeds: outside a tool, a `<` that may still become `<tool`, `<write_file` or `<run_bash`,
 ///   or such an opening tag being read; inside one, a tag, value or undecided stretch being
-///   read. `held_bytes()` stays below `max(max_tag_size, 64) + 16`, except while a file body
-///   waits for its path.
+///   read. `held_bytes()` stays below `max(max_tag_size, 64) + 16`, plus up to
+///   `max_held_body` while a file body waits for its path.
 /// - finalize(): held text goes out as text (a half-read opening tag included); an open block
 ///   flushes what it holds and ENDs `incomplete` (so its invocation is never complete).
 ///
@@ -234,7 +239,7 @@ private:
     {
         out.markup(tag);
         buf_.consume(tag.size());
-        block_.begin(kind, type, std::move(meta), empty, out);
+        block_.begin(kind, type, std::move(meta), empty, options_.max_held_body, out);
         state_ = block_.done() ? state::text : state::block;
     }
 
