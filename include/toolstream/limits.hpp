@@ -13,8 +13,8 @@ struct native_call_limits {
     /// Argument bytes of one call. Past it the call ends `invalid_arguments`
     /// (error::arguments_too_large) and its later fragments are ignored.
     std::size_t max_argument_bytes = std::size_t{64} << 20;
-    /// JSON nesting of one call's arguments; deeper arguments are `invalid_arguments`
-    /// (error::nesting_too_deep).
+    /// JSON nesting of one call's arguments. Deeper arguments make the call `invalid_arguments`
+    /// when it completes (error::nesting_too_deep).
     std::size_t max_depth = 64;
 };
 

@@ -63,13 +63,13 @@ TEST_CASE("limits: arguments past max_argument_bytes end the call invalid", "[li
     }
 }
 
-TEST_CASE("limits: arguments nested past max_depth are invalid", "[limits]")
+TEST_CASE("limits: arguments nested past max_depth are invalid, with nesting_too_deep", "[limits]")
 {
     const std::string deep = std::string(20, '[') + std::string(20, ']');
     for (const auto& [name, args] : {std::pair<std::string, std::string>{"f", R"({"a":)" + deep + "}"},
                                      {"write_file", R"({"path":"p","content":"c","x":)" + deep + "}"}}) {
         handler<api_tool_call> h(recording_sink{}, {}, api_tool_call(small_limits()));
-        REQUIRE(!h.feed(delta(0, name, args, true)));
+        REQUIRE(h.feed(delta(0, name, args, true)) == error::nesting_too_deep);
         REQUIRE(h.invocations().size() == 1);
         CHECK(h.invocations()[0].status == invocation_status::invalid_arguments);
         CHECK(h.invocations()[0].error == make_error_code(error::nesting_too_deep).message());

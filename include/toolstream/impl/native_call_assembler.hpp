@@ -197,6 +197,8 @@ void native_call_assembler::end_call(call& c, segment_status status, Writer& out
                 ec = error::nesting_too_deep;
             if (!ec && !parsed.is_object())
                 ec = error::invalid_arguments;
+            if (ec == error::nesting_too_deep)
+                out.report(ec);   // a limit, reported like the others; bad JSON is only a status
             if (ec) {
                 status = segment_status::invalid_arguments;
                 error_text = ec.message();
@@ -218,8 +220,11 @@ void native_call_assembler::end_call(call& c, segment_status status, Writer& out
                 if (whole)
                     ec = whole;
             }
-            error_text = ec == boost::json::error::too_deep ? make_error_code(error::nesting_too_deep).message()
-                                                            : ec.message();
+            if (ec == boost::json::error::too_deep) {
+                ec = error::nesting_too_deep;
+                out.report(ec);
+            }
+            error_text = ec.message();
         } else if (!c.decoder->done()) {
             status = segment_status::invalid_arguments;
             error_text = "arguments JSON ends before its closing brace";
