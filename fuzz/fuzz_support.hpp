@@ -4,6 +4,7 @@
 // A failed check prints what differs and aborts, so libFuzzer saves the input as a crash.
 #pragma once
 
+#include <toolstream/detail/parse_json.hpp>
 #include <toolstream/handler.hpp>
 #include <toolstream/limits.hpp>
 #include <toolstream/pipeline.hpp>
@@ -278,9 +279,12 @@ inline void check_native_invocation(const tool_invocation& inv)
     deep.max_depth = 1 << 16;
     error_code ec;
     const bool blank = inv.arguments_raw.find_first_not_of(" \t\r\n") == std::string::npos;
-    const auto parsed = blank ? boost::json::value(boost::json::object()) : boost::json::parse(inv.arguments_raw, ec, {}, deep);
+    auto parsed = blank ? boost::json::value(boost::json::object()) : boost::json::parse(inv.arguments_raw, ec, {}, deep);
     if (ec || !parsed.is_object())
         fail("a complete call whose raw arguments are not a JSON object", dump({inv}));
+    // Boost.JSON 1.81 reads 0e400 as NaN and 1e400 as Infinity: the documented repair.
+    if (!detail::repair_non_finite(parsed))
+        fail("a complete call with a number past the double range", dump({inv}));
     const auto& raw = parsed.get_object();
     if (inv.name != "write_file" && inv.name != "patch_file") {
         if (raw != inv.arguments)

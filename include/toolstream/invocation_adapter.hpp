@@ -1,12 +1,12 @@
 // Builds tool invocations from the END events of tool segments.
 #pragma once
 
+#include <toolstream/detail/parse_json.hpp>
 #include <toolstream/detail/xml_arguments.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/tool_invocation.hpp>
 
-#include <boost/json/parse.hpp>
 
 #include <array>
 #include <optional>
@@ -142,7 +142,7 @@ private:
             return;   // no arguments at all: {}
         if (content[first] == '{') {
             error_code ec;
-            auto parsed = boost::json::parse(content, ec);
+            auto parsed = detail::parse_json(content, ec);
             if (ec)
                 refuse(inv, invocation_status::invalid_arguments, ec.message());
             else if (!parsed.is_object())

@@ -1,11 +1,11 @@
 // What a whole response came to: per-choice text, reasoning and calls, finish reason, usage, error.
 #pragma once
 
+#include <toolstream/detail/parse_json.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>
-#include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
 #include <cstddef>
@@ -39,7 +39,7 @@ inline boost::json::value parse_arguments_raw(std::string_view raw)
     if (raw.find_first_not_of(" \t\r\n") == std::string_view::npos)
         return boost::json::object{};
     boost::system::error_code ec;
-    auto v = boost::json::parse(raw, ec);
+    auto v = detail::parse_json(raw, ec);
     if (ec)
         return nullptr;
     return v;

@@ -2,6 +2,7 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/policies/json.hpp>
 #include <toolstream/policies/xml.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/mistral.hpp>
@@ -10,6 +11,8 @@
 #include <toolstream/transport/sse.hpp>
 
 #include "catch_compat.hpp"
+
+#include <boost/json/serialize.hpp>
 
 #include <string>
 #include <string_view>
@@ -297,4 +300,65 @@ TEST_CASE("fuzz regression: whitespace before a raw JSON body is no error howeve
         CHECK(!d.finish(visit));
         CHECK(events == std::vector<std::string>{"[1]"});
     }
+}
+
+// fuzz_xml (max_tag_size 100): an end marker behind 99 blanks of indentation ends past the
+// 100-byte window that decides it, and reading after it threw std::out_of_range. A marker that
+// ends past the window is body text, as any undecided stretch longer than the cap is.
+TEST_CASE("fuzz regression: an end marker behind indentation near max_tag_size is body, no throw",
+          "[reliability][fuzz][xml]")
+{
+    xml_options o;
+    o.max_tag_size = 100;
+    for (std::size_t blanks : {80, 86, 87, 99}) {
+        const std::string input = "<tool name=\"patch_file\"><arg name=\"path\">p</arg><arg name=\"patch\">__START_PATCH__\n+x\n"
+            + std::string(blanks, ' ') + "__END_PATCH__</arg></tool>";
+        // "__END_PATCH__</arg>" is 19 bytes: it closes the body only within the 100-byte window.
+        const bool closes = blanks + 19 <= 100;
+        for (std::size_t piece : {std::size_t{0}, std::size_t{1}, std::size_t{7}}) {
+            handler<xml> h(recording_sink{}, {}, xml(o));
+            for (std::size_t at = 0; at < input.size();) {
+                const std::size_t n = piece == 0 ? input.size() : std::min(piece, input.size() - at);
+                REQUIRE_NOTHROW((void)h.feed(std::string_view(input).substr(at, n)));
+                at += n;
+            }
+            REQUIRE(!h.finalize());
+            REQUIRE(h.invocations().size() == 1);
+            INFO("blanks " << blanks << ", piece " << piece);
+            CHECK(h.invocations()[0].is_complete());   // a bare </arg></tool> closes it otherwise
+            std::string body;
+            for (const auto& e : h.events())
+                if (e.type == segment_event_type::SEGMENT_CONTENT)
+                    body += e.delta;
+            CHECK(body == (closes ? std::string("+x\n") : "+x\n" + std::string(blanks, ' ') + "__END_PATCH__"));
+        }
+    }
+}
+
+// fuzz_api_tool_call: Boost.JSON 1.81 reads `-0.0e887` as NaN, which is unequal to itself (the
+// same stream compared unequal to itself) and which it serializes as the bare word NaN, making
+// the event JSON invalid. A zero with a huge exponent is 0; a number past the double range,
+// which Boost reads as Infinity, is refused like the larger exponents Boost refuses itself.
+TEST_CASE("fuzz regression: numbers Boost reads as NaN or Infinity never reach the output", "[reliability][fuzz]")
+{
+    const auto zero = stream_call("f", R"({"a":-0.0e887,"b":[0e400,1]})", 3);
+    REQUIRE(zero.is_complete());
+    CHECK(boost::json::serialize(zero.arguments) == R"({"a":0E0,"b":[0E0,1]})");
+    CHECK(zero == stream_call("f", R"({"a":-0.0e887,"b":[0e400,1]})"));
+
+    for (std::string_view big : {R"({"a":1e400})", R"({"a":{"b":[-1e999]}})"}) {
+        const auto inv = stream_call("f", big);
+        CHECK(inv.status == invocation_status::invalid_arguments);
+        CHECK(inv.error == make_error_code(boost::json::error::exponent_overflow).message());
+        CHECK(inv.arguments_raw == big);
+    }
+
+    // The text policies read arguments through the same repair.
+    handler<json> h;
+    REQUIRE(!h.feed(R"({"name":"f","arguments":{"x":0e999}} {"name":"g","arguments":{"x":1e999}})"));
+    REQUIRE(!h.finalize());
+    REQUIRE(h.invocations().size() == 2);
+    CHECK(h.invocations()[0].is_complete());
+    CHECK(h.invocations()[0].arguments.at("x") == 0.0);
+    CHECK(!h.invocations()[1].is_complete());
 }

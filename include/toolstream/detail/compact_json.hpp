@@ -46,14 +46,16 @@ inline void append_json_escaped(std::string& out, std::string_view s)
 }
 
 /// Appends a double as ECMAScript Number::toString does (shortest round-trip digits, fixed
-/// notation for exponents in [-7, 21), `1e+21` beyond). Non-finite values become `null`.
+/// notation for exponents in [-7, 21), `1e+21` beyond). An overflowing number (Infinity) becomes
+/// `null`, as in JSON.stringify; NaN, which Boost.JSON 1.81 reads for a zero with an exponent
+/// past 308 (`0e400`), is that zero.
 inline void append_js_number(std::string& out, double d)
 {
-    if (!std::isfinite(d)) {
+    if (std::isinf(d)) {
         out += "null";
         return;
     }
-    if (d == 0) {   // also -0, which JSON.stringify writes as 0
+    if (d == 0 || std::isnan(d)) {   // also -0, which JSON.stringify writes as 0
         out += '0';
         return;
     }

@@ -2,10 +2,10 @@
 // models are taught (default, OpenAI-like, Gemini-like).
 #pragma once
 
+#include <toolstream/detail/parse_json.hpp>
 #include <toolstream/error.hpp>
 
 #include <boost/json/object.hpp>
-#include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
 #include <initializer_list>
@@ -51,7 +51,7 @@ inline void read_arguments(const boost::json::value* v, json_call& out)
         if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
             return;
         error_code ec;
-        auto parsed = boost::json::parse(text, ec);
+        auto parsed = parse_json(text, ec);
         if (ec) {
             out.error = "arguments string is not valid JSON: " + ec.message();
         } else if (!parsed.is_object()) {
@@ -100,7 +100,7 @@ inline json_call extract_json_call(std::string_view text)
 {
     json_call out;
     error_code ec;
-    auto v = boost::json::parse(text, ec);
+    auto v = parse_json(text, ec);
     if (ec) {
         out.error = "tool call is not valid JSON: " + ec.message();
         return out;

@@ -3,10 +3,10 @@
 #pragma once
 
 #include <toolstream/detail/json_call_tracker.hpp>
+#include <toolstream/detail/parse_json.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>
-#include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
 #include <array>
@@ -132,7 +132,7 @@ inline std::optional<sentinel_block> read_sentinel_header(std::string_view heade
     }};
 
     boost::system::error_code ec;
-    auto v = boost::json::parse(header, ec);
+    auto v = parse_json(header, ec);
     if (ec || !v.is_object())
         return std::nullopt;
     auto& o = v.get_object();
@@ -158,7 +158,7 @@ inline std::optional<sentinel_block> read_sentinel_header(std::string_view heade
     if (block.type != segment_type::tool_call || args == nullptr || args->is_object())
         return block;
     if (args->is_string()) {
-        auto parsed = boost::json::parse(args->get_string(), ec);
+        auto parsed = parse_json(args->get_string(), ec);
         if (!ec && parsed.is_object()) {
             *args = std::move(parsed);
             return block;

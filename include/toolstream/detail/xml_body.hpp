@@ -183,11 +183,11 @@ private:
     {
         static constexpr std::string_view closers[] = {"</arg>", "</arguments>", "</tool>"};
         const std::string_view w = v.substr(0, cap);
-        std::size_t i = hint_;
+        std::size_t i = hint_;   // past the indentation and the marker, which may pass `cap`
         while (i < w.size() && is_xml_space(w[i]))
             ++i;
         hint_ = i;
-        const std::string_view rest = w.substr(i);
+        const std::string_view rest = i < w.size() ? w.substr(i) : std::string_view();
         bool maybe = false;
         // An end marker may close with </arg>; a bare </arg> needs the tag that follows it.
         for (std::size_t k = closer_ == 0 ? 0 : 1; k < 3; ++k) {

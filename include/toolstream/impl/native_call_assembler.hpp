@@ -2,6 +2,7 @@
 #pragma once
 
 #include <toolstream/detail/native_call_assembler.hpp>
+#include <toolstream/detail/parse_json.hpp>
 
 #include <boost/json/error.hpp>
 #include <boost/json/parse.hpp>
@@ -192,7 +193,7 @@ void native_call_assembler::end_call(call& c, segment_status status, Writer& out
             boost::json::parse_options options;
             options.max_depth = limits_.max_depth;
             error_code ec;
-            auto parsed = boost::json::parse(raw, ec, {}, options);
+            auto parsed = parse_json(raw, ec, options);
             if (ec == boost::json::error::too_deep)
                 ec = error::nesting_too_deep;
             if (!ec && !parsed.is_object())
