@@ -103,13 +103,17 @@ void register_series(const std::string& kind)
 
 constexpr std::size_t bound_content_size = 256 * 1024;
 
-// A basic_parser handler that accepts everything and keeps nothing.
-struct null_handler {
+// What every basic_parser handler here declares: no size limits.
+struct unlimited_handler {
     static constexpr std::size_t max_array_size = static_cast<std::size_t>(-1);
     static constexpr std::size_t max_object_size = static_cast<std::size_t>(-1);
     static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);
     static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);
     using ec = boost::system::error_code;
+};
+
+// A basic_parser handler that accepts everything and keeps nothing.
+struct null_handler : unlimited_handler {
     bool on_document_begin(ec&) { return true; }
     bool on_document_end(ec&) { return true; }
     bool on_object_begin(ec&) { return true; }
@@ -172,12 +176,7 @@ void run_sse_sax(benchmark::State& state)
 
 // Fills one chunk_response per event from the parse itself: the paths the openai_chat converter
 // reads, and nothing else is kept.
-struct chat_chunk_handler {
-    static constexpr std::size_t max_array_size = static_cast<std::size_t>(-1);
-    static constexpr std::size_t max_object_size = static_cast<std::size_t>(-1);
-    static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);
-    static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);
-    using ec = boost::system::error_code;
+struct chat_chunk_handler : unlimited_handler {
 
     enum class scope : std::uint8_t { other, root, choices, choice, delta, tool_calls, tool_call, function };
     enum class field : std::uint8_t { none, choice_index, finish_reason, content, reasoning, call_index, call_id, name, arguments };

@@ -165,10 +165,12 @@ private:
     {
         if (bytes.empty())
             return;
-        const bool holds = !started_ && (!markup || !pieces_.empty());
-        if (holds && bytes.size() > max_held_ - pending_.size())
+        bool holds = !started_ && (!markup || !pieces_.empty());
+        if (holds && bytes.size() > max_held_ - pending_.size()) {
             start(out);
-        if (!started_ && (!markup || !pieces_.empty())) {
+            holds = false;
+        }
+        if (holds) {
             pending_.append(bytes);
             if (!pieces_.empty() && pieces_.back().markup == markup)
                 pieces_.back().size += bytes.size();

@@ -194,12 +194,12 @@ void native_call_assembler::end_call(call& c, segment_status status, Writer& out
             options.max_depth = limits_.max_depth;
             error_code ec;
             auto parsed = parse_json(raw, ec, options);
-            if (ec == boost::json::error::too_deep)
+            if (ec == boost::json::error::too_deep) {
                 ec = error::nesting_too_deep;
+                out.report(ec);   // a limit, reported like the others; bad JSON is only a status
+            }
             if (!ec && !parsed.is_object())
                 ec = error::invalid_arguments;
-            if (ec == error::nesting_too_deep)
-                out.report(ec);   // a limit, reported like the others; bad JSON is only a status
             if (ec) {
                 status = segment_status::invalid_arguments;
                 error_text = ec.message();

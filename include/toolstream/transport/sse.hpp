@@ -130,9 +130,10 @@ private:
                     bytes.remove_prefix(first);
                 // Overlong whitespace is an error only if it was SSE (in one write it never
                 // reaches the splitter before a raw body).
-                for (; whitespace_overflows_ > 0; --whitespace_overflows_)
-                    if (mode_ == mode::sse)
+                if (mode_ == mode::sse)
+                    for (std::size_t i = 0; i < whitespace_overflows_; ++i)
                         detail::report_error(visit, ec, error::event_too_large);
+                whitespace_overflows_ = 0;
             }
         }
         if (mode_ == mode::raw) {
