@@ -14,7 +14,7 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/json.hpp>
+#include <toolstream/policies/json_calls.hpp>
 #include <toolstream/policies/passthrough.hpp>
 #include <toolstream/policies/sentinel.hpp>
 #include <toolstream/policies/xml.hpp>
@@ -170,7 +170,7 @@ int main()
     };
     policy("passthrough", "xml", ts::passthrough{});
     policy("xml", "xml", ts::xml{});
-    policy("json", "json", ts::json{});
+    policy("json", "json", ts::json_calls{});
     policy("sentinel", "sentinel", ts::sentinel{});
     return 0;
 }

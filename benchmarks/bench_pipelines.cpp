@@ -18,8 +18,8 @@
 // baseline/<bound>/openai_chat/content:262144.
 #include "bench_support.hpp"
 
-#include <toolstream/detail/chunk_builder.hpp>
-#include <toolstream/detail/payload_parser.hpp>
+#include <toolstream/providers/detail/chunk_builder.hpp>
+#include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/handler.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>

@@ -8,7 +8,7 @@
 
 #include <toolstream/handler.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/json.hpp>
+#include <toolstream/policies/json_calls.hpp>
 #include <toolstream/policies/passthrough.hpp>
 #include <toolstream/policies/sentinel.hpp>
 #include <toolstream/policies/xml.hpp>
@@ -38,7 +38,7 @@ constexpr case_of policy_case()
 {
     if constexpr (std::is_same_v<Policy, ts::xml>)
         return {"xml", 2, false};   // write_file, then a generic read_file
-    else if constexpr (std::is_same_v<Policy, ts::json>)
+    else if constexpr (std::is_same_v<Policy, ts::json_calls>)
         return {"json", 1, false};  // a tool_call segment streaming the call's raw JSON
     else if constexpr (std::is_same_v<Policy, ts::sentinel>)
         return {"sentinel", 1, true};
@@ -117,7 +117,7 @@ void register_policy(const char* name)
 const bool registered = [] {
     register_policy<ts::passthrough>("passthrough");
     register_policy<ts::xml>("xml");
-    register_policy<ts::json>("json");
+    register_policy<ts::json_calls>("json");
     register_policy<ts::sentinel>("sentinel");
     for (const std::size_t fragment : chunk_sizes) {
         const std::string name = "native/api_tool_call/fragment:" + std::to_string(fragment);

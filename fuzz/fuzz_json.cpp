@@ -1,5 +1,5 @@
-// libFuzzer target: model text through handler<json>.
-#include <toolstream/policies/json.hpp>
+// libFuzzer target: model text through handler<json_calls>.
+#include <toolstream/policies/json_calls.hpp>
 
 #include "fuzz_support.hpp"
 
@@ -20,8 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!in)
         return 0;
     static constexpr std::size_t caps[] = {4096, 16, 64, 300};   // header bits 2-3
-    json_options options;
+    json_calls_options options;
     options.max_held = caps[in->option(2, 2)];
-    fuzz::check_text_policy<json>(*in, options, closed, options.max_held);
+    fuzz::check_text_policy<json_calls>(*in, options, closed, options.max_held);
     return 0;
 }

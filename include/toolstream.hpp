@@ -8,7 +8,7 @@
 #include <toolstream/limits.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/json.hpp>
+#include <toolstream/policies/json_calls.hpp>
 #include <toolstream/policies/passthrough.hpp>
 #include <toolstream/policies/runtime.hpp>
 #include <toolstream/policies/sentinel.hpp>

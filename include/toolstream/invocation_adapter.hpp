@@ -2,7 +2,7 @@
 #pragma once
 
 #include <toolstream/detail/parse_json.hpp>
-#include <toolstream/detail/xml_arguments.hpp>
+#include <toolstream/policies/detail/xml_arguments.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/tool_invocation.hpp>

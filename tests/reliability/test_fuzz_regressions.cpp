@@ -2,7 +2,7 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/json.hpp>
+#include <toolstream/policies/json_calls.hpp>
 #include <toolstream/policies/xml.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/mistral.hpp>
@@ -354,7 +354,7 @@ TEST_CASE("fuzz regression: numbers Boost reads as NaN or Infinity never reach t
     }
 
     // The text policies read arguments through the same repair.
-    handler<json> h;
+    handler<json_calls> h;
     REQUIRE(!h.feed(R"({"name":"f","arguments":{"x":0e999}} {"name":"g","arguments":{"x":1e999}})"));
     REQUIRE(!h.finalize());
     REQUIRE(h.invocations().size() == 2);

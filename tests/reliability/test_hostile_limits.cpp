@@ -5,7 +5,7 @@
 #include <toolstream/limits.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/json.hpp>
+#include <toolstream/policies/json_calls.hpp>
 #include <toolstream/policies/sentinel.hpp>
 #include <toolstream/policies/xml.hpp>
 #include <toolstream/providers/anthropic.hpp>
@@ -66,7 +66,7 @@ TEST_CASE("hostile limits: the documented defaults", "[reliability][limits]")
     CHECK(native_call_limits{}.max_depth == 64);
     CHECK(xml_options{}.max_tag_size == 4096);
     CHECK(xml_options{}.max_held_body == std::size_t{1} << 20);
-    CHECK(json_options{}.max_held == 4096);
+    CHECK(json_calls_options{}.max_held == 4096);
     CHECK(sentinel_options{}.max_held == 4096);
     CHECK(detail::chat_stream::max_choices == 128);
     CHECK(provider_converter<gemini>::max_candidates == 128);
@@ -109,14 +109,14 @@ TEST_CASE("hostile limits: a file body waiting for its path holds at most max_he
 TEST_CASE("hostile limits: json and sentinel hold at most max_held bytes", "[reliability][limits]")
 {
     for (std::size_t cap : {16, 64, 4096}) {
-        json_options j;
+        json_calls_options j;
         j.max_held = cap;
-        check_held<json>(j, "", "{", cap);
-        check_held<json>(j, "{", " \n\t", cap);                        // whitespace inside a signature
-        check_held<json>(j, "[", "[", cap);
-        check_held<json>(j, "{\"name\":", " ", cap);                   // a call whose name never comes
-        check_held<json>(j, "{\"name\":\"", "n", cap);                 // a name that never ends
-        check_held<json>(j, "{\"tool_calls\":[{\"name\":\"f\",\"arguments\":{\"a\":\"", "x", cap);
+        check_held<json_calls>(j, "", "{", cap);
+        check_held<json_calls>(j, "{", " \n\t", cap);                        // whitespace inside a signature
+        check_held<json_calls>(j, "[", "[", cap);
+        check_held<json_calls>(j, "{\"name\":", " ", cap);                   // a call whose name never comes
+        check_held<json_calls>(j, "{\"name\":\"", "n", cap);                 // a name that never ends
+        check_held<json_calls>(j, "{\"tool_calls\":[{\"name\":\"f\",\"arguments\":{\"a\":\"", "x", cap);
         sentinel_options s;
         s.max_held = cap;
         check_held<sentinel>(s, "", "[[SEG_STAR", cap);

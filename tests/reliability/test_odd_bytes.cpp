@@ -4,7 +4,7 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/json.hpp>
+#include <toolstream/policies/json_calls.hpp>
 #include <toolstream/policies/sentinel.hpp>
 #include <toolstream/policies/xml.hpp>
 #include <toolstream/providers/ollama.hpp>
@@ -111,15 +111,15 @@ TEST_CASE("odd bytes: model text passes through byte for byte, whatever the poli
 {
     CHECK(text_of<api_tool_call>(odd) == odd);
     CHECK(text_of<xml>(odd) == odd);
-    CHECK(text_of<json>(odd) == odd);
+    CHECK(text_of<json_calls>(odd) == odd);
     CHECK(text_of<sentinel>(odd) == odd);
     // Split inside every multibyte sequence, next to tag and JSON syntax, too.
     const std::string around = "<" + odd + "{\"" + odd + "[[" + odd;
     test::check_chunk_invariance<xml>(around);
-    test::check_chunk_invariance<json>(around);
+    test::check_chunk_invariance<json_calls>(around);
     test::check_chunk_invariance<sentinel>(around);
     test::check_byte_conservation<xml>(around);
-    test::check_byte_conservation<json>(around);
+    test::check_byte_conservation<json_calls>(around);
     test::check_byte_conservation<sentinel>(around);
 }
 

@@ -1,6 +1,6 @@
 #include <toolstream/concepts.hpp>
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/json.hpp>
+#include <toolstream/policies/json_calls.hpp>
 
 #include "catch_compat.hpp"
 #include "support/events.hpp"
@@ -17,7 +17,7 @@ using toolstream::test::check_chunk_invariance;
 using toolstream::test::run_pieces;
 using toolstream::test::run_whole;
 
-static_assert(native_tool_call_policy<toolstream::json>);
+static_assert(native_tool_call_policy<toolstream::json_calls>);
 
 namespace {
 
@@ -50,13 +50,13 @@ std::string starts(const std::vector<owned_segment_event>& events)
 // Checks one complete call: a single tool_call segment whose invocation is `name(args)`.
 void check_single_call(std::string_view input, std::string_view name, std::string_view args)
 {
-    const auto r = run_whole<toolstream::json>(input);
+    const auto r = run_whole<toolstream::json_calls>(input);
     INFO(test::dump(r.events) << test::dump(r.invocations));
     REQUIRE(r.invocations.size() == 1);
     CHECK(r.invocations[0].name == name);
     CHECK(r.invocations[0].arguments == obj(args));
     CHECK(r.invocations[0].status == invocation_status::complete);
-    check_chunk_invariance<toolstream::json>(input);
+    check_chunk_invariance<toolstream::json_calls>(input);
 }
 
 } // namespace
@@ -76,7 +76,7 @@ TEST_CASE("json: the three shapes of the reference, in 5-byte chunks (§5 JSON s
          R"({"city":"NYC"})"},
     }};
     for (const auto& c : cases) {
-        const auto r = run_pieces<toolstream::json>(pieces_of(c.input, 5));
+        const auto r = run_pieces<toolstream::json_calls>(pieces_of(c.input, 5));
         INFO(c.input << "\n" << test::dump(r.events));
         REQUIRE(r.invocations.size() == 1);
         CHECK(r.invocations[0].name == c.name);
@@ -88,7 +88,7 @@ TEST_CASE("json: the three shapes of the reference, in 5-byte chunks (§5 JSON s
 TEST_CASE("json: a call streams raw as tool_call content; START has tool_name, END {tool_name, arguments}", "[json]")
 {
     const std::string_view input = R"(Hi {"tool": {"function": "read_file", "parameters": {"path": "/a"}}} bye)";
-    const auto r = run_whole<toolstream::json>(input);
+    const auto r = run_whole<toolstream::json_calls>(input);
     REQUIRE(r.events.size() == 9);
     CHECK(to_json_string(r.events[3].view())
           == R"({"type":"SEGMENT_START","segment_id":"seg_2","segment_type":"tool_call","payload":{"metadata":{"tool_name":"read_file"}}})");
@@ -100,12 +100,12 @@ TEST_CASE("json: a call streams raw as tool_call content; START has tool_name, E
     REQUIRE(r.invocations.size() == 1);
     CHECK(r.invocations[0].id == "seg_2");
     CHECK(r.invocations[0].arguments_raw == r.events[4].delta);
-    check_chunk_invariance<toolstream::json>(input);
+    check_chunk_invariance<toolstream::json_calls>(input);
 }
 
 TEST_CASE("json: regression §6.11, START carries tool_name as soon as the name is read", "[json]")
 {
-    handler<toolstream::json> h;
+    handler<toolstream::json_calls> h;
     REQUIRE(!h.feed(R"(x {"tool": {"function": "rea)"));
     CHECK(h.events().size() == 2);   // only the text so far: START waits for the name
     CHECK(h.policy().held_bytes() == 26);
@@ -124,27 +124,27 @@ TEST_CASE("json: regression §6.11, START carries tool_name as soon as the name 
 TEST_CASE("json: a name that comes after the arguments still opens START with it", "[json]")
 {
     const std::string_view input = R"({"tool": {"parameters": {"path": "/a", "name": "not me"}, "function": "late"}})";
-    const auto r = run_whole<toolstream::json>(input);
+    const auto r = run_whole<toolstream::json_calls>(input);
     REQUIRE(r.events.size() == 3);
     CHECK(r.events[0].metadata == obj(R"({"tool_name":"late"})"));
     CHECK(r.events[2].metadata == obj(R"({"tool_name":"late","arguments":{"path":"/a","name":"not me"}})"));
-    check_chunk_invariance<toolstream::json>(input);
+    check_chunk_invariance<toolstream::json_calls>(input);
 }
 
 TEST_CASE("json: past max_held without a name, START goes without tool_name and END carries it", "[json]")
 {
     std::string input = R"({"tool": {"parameters": {"text": ")" + std::string(100, 'x') + R"("}, "function": "late"}})";
-    const json_options small{32};
-    const auto r = run_whole<toolstream::json>(input, small);
+    const json_calls_options small{32};
+    const auto r = run_whole<toolstream::json_calls>(input, small);
     REQUIRE(r.events.size() == 3);
     CHECK(r.events[0].metadata.empty());
     CHECK(r.events[2].metadata.at("tool_name") == "late");
     REQUIRE(r.invocations.size() == 1);
     CHECK(r.invocations[0].name == "late");
     CHECK(r.invocations[0].is_complete());
-    check_chunk_invariance<toolstream::json>(input, small);
+    check_chunk_invariance<toolstream::json_calls>(input, small);
 
-    handler<toolstream::json> h(recording_sink{}, {}, toolstream::json(small));
+    handler<toolstream::json_calls> h(recording_sink{}, {}, toolstream::json_calls(small));
     for (char c : input) {
         REQUIRE(!h.feed(std::string_view(&c, 1)));
         CHECK(h.policy().held_bytes() <= 32);
@@ -169,12 +169,12 @@ TEST_CASE("json: a brace or bracket that is not a signature stays text byte for 
              std::string_view("[{"),
              std::string_view(R"(ends with {"too)"),
          }) {
-        const auto r = run_whole<toolstream::json>(input);
+        const auto r = run_whole<toolstream::json_calls>(input);
         INFO(test::dump(r.events));
         CHECK(starts(r.events) == "text ");
         CHECK(test::content_of_type(r.events, segment_type::text) == input);
         CHECK(r.invocations.empty());
-        check_chunk_invariance<toolstream::json>(input);
+        check_chunk_invariance<toolstream::json_calls>(input);
     }
 }
 
@@ -182,25 +182,25 @@ TEST_CASE("json: code fences around the JSON stay text", "[json]")
 {
     const std::string_view input =
         "Calling:\n```json\n{\"tool\": {\"function\": \"ls\", \"parameters\": {\"dir\": \".\"}}}\n```\nDone.";
-    const auto r = run_whole<toolstream::json>(input);
+    const auto r = run_whole<toolstream::json_calls>(input);
     CHECK(starts(r.events) == "text tool_call text ");
     CHECK(r.events[1].delta == "Calling:\n```json\n");
     CHECK(r.events[7].delta == "\n```\nDone.");
     REQUIRE(r.invocations.size() == 1);
     CHECK(r.invocations[0].arguments == obj(R"({"dir":"."})"));
-    check_chunk_invariance<toolstream::json>(input);
+    check_chunk_invariance<toolstream::json_calls>(input);
 }
 
 TEST_CASE("json: regression §6.1, escaped quotes inside strings do not end the call", "[json]")
 {
     const std::string_view input = R"({"name": "t", "args": {"s": "say \"}\" ok"}} after)";
-    const auto r = run_whole<toolstream::json>(input);
+    const auto r = run_whole<toolstream::json_calls>(input);
     REQUIRE(r.invocations.size() == 1);
     CHECK(r.invocations[0].name == "t");
     CHECK(r.invocations[0].arguments == obj(R"({"s":"say \"}\" ok"})"));
     CHECK(r.invocations[0].is_complete());
     CHECK(test::content_of_type(r.events, segment_type::text) == " after");
-    check_chunk_invariance<toolstream::json>(input);
+    check_chunk_invariance<toolstream::json_calls>(input);
     check_single_call(R"({"name": "u", "args": {"p": "C:\\dir\\", "q": "{[\\\""}})", "u", R"({"p":"C:\\dir\\","q":"{[\\\""})");
 }
 
@@ -208,7 +208,7 @@ TEST_CASE("json: regression §6.8, an array of several calls yields every call, 
 {
     const std::string_view input =
         R"(Go: [{"name": "a", "args": {"n": 1}}, {"name": "b", "args": {}} , 7, {"name": "c", "args": {"n": 3}}] ok)";
-    const auto r = run_whole<toolstream::json>(input);
+    const auto r = run_whole<toolstream::json_calls>(input);
     INFO(test::dump(r.events));
     CHECK(starts(r.events) == "text tool_call tool_call tool_call text ");
     REQUIRE(r.invocations.size() == 3);
@@ -218,21 +218,21 @@ TEST_CASE("json: regression §6.8, an array of several calls yields every call, 
     CHECK(r.invocations[2].arguments == obj(R"({"n":3})"));
     CHECK(r.invocations[0].arguments_raw == R"({"name": "a", "args": {"n": 1}})");
     CHECK(r.invocations[0].id != r.invocations[1].id);
-    check_chunk_invariance<toolstream::json>(input);
+    check_chunk_invariance<toolstream::json_calls>(input);
 
     const std::string_view wrapped =
         R"({"tool_calls": [{"function": {"name": "w", "arguments": "{}"}}, {"function": {"name": "x", "arguments": {"k": "v"}}}], "extra": [{"name": "not a call"}]})";
-    const auto w = run_whole<toolstream::json>(wrapped);
+    const auto w = run_whole<toolstream::json_calls>(wrapped);
     REQUIRE(w.invocations.size() == 2);
     CHECK(w.invocations[0].name == "w");
     CHECK(w.invocations[1].arguments == obj(R"({"k":"v"})"));
-    check_chunk_invariance<toolstream::json>(wrapped);
+    check_chunk_invariance<toolstream::json_calls>(wrapped);
 
     const std::string_view tools = R"([{"tool": {"function": "p", "parameters": {}}}, {"function": {"name": "q", "arguments": {}}}])";
-    const auto t = run_whole<toolstream::json>(tools);
+    const auto t = run_whole<toolstream::json_calls>(tools);
     REQUIRE(t.invocations.size() == 2);
     CHECK(t.invocations[1].name == "q");
-    check_chunk_invariance<toolstream::json>(tools);
+    check_chunk_invariance<toolstream::json_calls>(tools);
 }
 
 TEST_CASE("json: invalid JSON or arguments at the end of a call END invalid_arguments", "[json]")
@@ -244,7 +244,7 @@ TEST_CASE("json: invalid JSON or arguments at the end of a call END invalid_argu
              std::string_view(R"({"name": 5, "args": {}})"),
              std::string_view(R"({"tool": {"function": "x" "parameters": {}}})"),
          }) {
-        const auto r = run_whole<toolstream::json>(input);
+        const auto r = run_whole<toolstream::json_calls>(input);
         INFO(input << "\n" << test::dump(r.events));
         REQUIRE(r.events.size() == 3);
         CHECK(r.events[2].status == segment_status::invalid_arguments);
@@ -252,7 +252,7 @@ TEST_CASE("json: invalid JSON or arguments at the end of a call END invalid_argu
         CHECK(r.events[2].metadata.at("arguments") == boost::json::object{});
         REQUIRE(r.invocations.size() == 1);
         CHECK(r.invocations[0].status == invocation_status::invalid_arguments);
-        check_chunk_invariance<toolstream::json>(input);
+        check_chunk_invariance<toolstream::json_calls>(input);
     }
 }
 
@@ -260,7 +260,7 @@ TEST_CASE("json: START and END agree on a name beside a function object", "[json
 {
     const std::string_view input = R"({"function": {"arguments": {"a": 1}}, "name": "n"})";
     check_single_call(input, "n", R"({"a":1})");
-    const auto r = run_whole<toolstream::json>(input);
+    const auto r = run_whole<toolstream::json_calls>(input);
     CHECK(r.events.front().metadata.at("tool_name") == "n");
     CHECK(r.events.back().metadata.at("tool_name") == "n");
 }
@@ -275,38 +275,38 @@ TEST_CASE("json: truncation loses nothing and never yields a complete invocation
     SECTION("inside a call after its name")
     {
         const std::string_view input = R"(a {"tool": {"function": "run", "parameters": {"cmd": "rm -)";
-        const auto r = run_whole<toolstream::json>(input);
+        const auto r = run_whole<toolstream::json_calls>(input);
         CHECK(starts(r.events) == "text tool_call ");
         CHECK(r.events[4].delta == input.substr(2));
         CHECK(r.events[5].status == segment_status::incomplete);
         CHECK(r.events[5].metadata == obj(R"({"tool_name":"run"})"));
         REQUIRE(r.invocations.size() == 1);
         CHECK(r.invocations[0].status == invocation_status::incomplete);
-        check_chunk_invariance<toolstream::json>(input);
+        check_chunk_invariance<toolstream::json_calls>(input);
     }
     SECTION("inside a call before its name")
     {
         const std::string_view input = R"({"tool": {"parameters": {"cmd": "x"}, "funct)";
-        const auto r = run_whole<toolstream::json>(input);
+        const auto r = run_whole<toolstream::json_calls>(input);
         REQUIRE(r.events.size() == 3);
         CHECK(r.events[1].delta == input);
         CHECK(r.events[2].status == segment_status::incomplete);
         REQUIRE(r.invocations.size() == 1);
         CHECK(r.invocations[0].status == invocation_status::incomplete);
-        check_chunk_invariance<toolstream::json>(input);
+        check_chunk_invariance<toolstream::json_calls>(input);
     }
     SECTION("between calls of an array: the finished calls stand")
     {
         const std::string_view input = R"([{"name": "a", "args": {}}, {"name": "b", "ar)";
-        const auto r = run_whole<toolstream::json>(input);
+        const auto r = run_whole<toolstream::json_calls>(input);
         REQUIRE(r.invocations.size() == 2);
         CHECK(r.invocations[0].is_complete());
         CHECK(r.invocations[1].status == invocation_status::incomplete);
-        check_chunk_invariance<toolstream::json>(input);
+        check_chunk_invariance<toolstream::json_calls>(input);
     }
     SECTION("a half-read signature is text")
     {
-        const auto r = run_whole<toolstream::json>(R"(see [ {"na)");
+        const auto r = run_whole<toolstream::json_calls>(R"(see [ {"na)");
         CHECK(starts(r.events) == "text ");
         CHECK(r.events[1].delta == R"(see [ {"na)");
     }
@@ -314,7 +314,7 @@ TEST_CASE("json: truncation loses nothing and never yields a complete invocation
 
 TEST_CASE("json: native tool calls are assembled too, and finalize ends them", "[json]")
 {
-    handler<toolstream::json> h;
+    handler<toolstream::json_calls> h;
     chunk_response c;
     c.content = R"(x {"name": "text_call", "args": {}})";
     c.tool_calls = {{0, "call_1", "native", R"({"a":)", false}};
@@ -333,7 +333,7 @@ TEST_CASE("json: native tool calls are assembled too, and finalize ends them", "
 
 TEST_CASE("json: reset starts a fresh stream", "[json]")
 {
-    handler<toolstream::json> h;
+    handler<toolstream::json_calls> h;
     REQUIRE(!h.feed(R"({"name": "a", "ar)"));
     h.reset();
     REQUIRE(!h.feed(R"({"name": "b", "args": {}})"));
@@ -354,15 +354,15 @@ TEST_CASE("json: byte conservation over generated prose, calls and truncation", 
         "```json\n{\"function\": {\"name\": \"f\", \"arguments\": {}}}\n```",
     };
     for (const auto& input : test::mixed_inputs(calls, 150)) {
-        check_byte_conservation<toolstream::json>(input);
-        check_byte_conservation<toolstream::json>(input, json_options{16});
+        check_byte_conservation<toolstream::json_calls>(input);
+        check_byte_conservation<toolstream::json_calls>(input, json_calls_options{16});
     }
     for (const auto& input : test::mixed_inputs(calls, 25, 7))
-        check_chunk_invariance<toolstream::json>(input);
+        check_chunk_invariance<toolstream::json_calls>(input);
 }
 
 TEST_CASE("json: holdback stays bounded over 10 MB of prose without tool syntax", "[json][holdback]")
 {
-    test::check_bounded_holdback<toolstream::json>(4096, 10 * 1024 * 1024);
-    test::check_bounded_holdback<toolstream::json>(64, 1024 * 1024, json_options{64});
+    test::check_bounded_holdback<toolstream::json_calls>(4096, 10 * 1024 * 1024);
+    test::check_bounded_holdback<toolstream::json_calls>(64, 1024 * 1024, json_calls_options{64});
 }

@@ -64,7 +64,7 @@ struct scoped_env {
 TEST_CASE("runtime_policy: each name behaves as its policy type, at every chunking", "[runtime]")
 {
     check_same_as_static<xml>("xml");
-    check_same_as_static<toolstream::json>("json");
+    check_same_as_static<toolstream::json_calls>("json");
     check_same_as_static<sentinel>("sentinel");
     check_same_as_static<passthrough>("passthrough");
     check_same_as_static<api_tool_call>("api_tool_call");

@@ -1,7 +1,7 @@
 // Held-bytes caps of the text policies: past the cap the bytes are released as text and feed()
 // reports error::marker_too_long; the stream goes on and nothing is lost.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/json.hpp>
+#include <toolstream/policies/json_calls.hpp>
 #include <toolstream/policies/sentinel.hpp>
 #include <toolstream/policies/xml.hpp>
 
@@ -39,9 +39,9 @@ TEST_CASE("text limits: an opening longer than the cap is text and reports marke
     check_cap<xml>(xo, "<tool name=\"" + std::string(200, 'x'),
                    "\"> then <tool name=\"read_file\"><arg name=\"path\">/a</arg></tool>");
 
-    json_options jo;
+    json_calls_options jo;
     jo.max_held = 32;
-    check_cap<json>(jo, "{" + std::string(100, ' '), R"( {"name":"f","args":{}})");
+    check_cap<json_calls>(jo, "{" + std::string(100, ' '), R"( {"name":"f","args":{}})");
 
     sentinel_options so;
     so.max_held = 48;

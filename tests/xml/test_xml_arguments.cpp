@@ -1,4 +1,4 @@
-#include <toolstream/detail/xml_arguments.hpp>
+#include <toolstream/policies/detail/xml_arguments.hpp>
 
 #include "catch_compat.hpp"
 

@@ -1,7 +1,7 @@
 // The api_tool_call policy: content is text; tool calls come from the provider's native fields.
 #pragma once
 
-#include <toolstream/detail/native_call_assembler.hpp>
+#include <toolstream/policies/detail/native_call_assembler.hpp>
 #include <toolstream/limits.hpp>
 #include <toolstream/types.hpp>
 

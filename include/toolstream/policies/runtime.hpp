@@ -3,7 +3,7 @@
 
 #include <toolstream/error.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/json.hpp>
+#include <toolstream/policies/json_calls.hpp>
 #include <toolstream/policies/passthrough.hpp>
 #include <toolstream/policies/sentinel.hpp>
 #include <toolstream/policies/xml.hpp>
@@ -25,7 +25,7 @@ namespace toolstream {
 /// here is a std::visit.
 class runtime_policy {
 public:
-    using variant_type = std::variant<api_tool_call, xml, json, sentinel, passthrough>;
+    using variant_type = std::variant<api_tool_call, xml, json_calls, sentinel, passthrough>;
 
     /// api_tool_call, the default of the reference.
     runtime_policy() = default;

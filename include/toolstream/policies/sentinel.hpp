@@ -1,9 +1,9 @@
 // The sentinel policy: blocks written as [[SEG_START {json header}]]body[[SEG_END]].
 #pragma once
 
-#include <toolstream/detail/marker_scanner.hpp>
-#include <toolstream/detail/native_call_assembler.hpp>
-#include <toolstream/detail/sentinel_header.hpp>
+#include <toolstream/policies/detail/marker_scanner.hpp>
+#include <toolstream/policies/detail/native_call_assembler.hpp>
+#include <toolstream/policies/detail/sentinel_header.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/segment_writer.hpp>
 #include <toolstream/types.hpp>

@@ -2,10 +2,10 @@
 #pragma once
 
 #include <toolstream/error.hpp>
-#include <toolstream/detail/marker_scanner.hpp>
-#include <toolstream/detail/native_call_assembler.hpp>
-#include <toolstream/detail/xml_block.hpp>
-#include <toolstream/detail/xml_lexing.hpp>
+#include <toolstream/policies/detail/marker_scanner.hpp>
+#include <toolstream/policies/detail/native_call_assembler.hpp>
+#include <toolstream/policies/detail/xml_block.hpp>
+#include <toolstream/policies/detail/xml_lexing.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>

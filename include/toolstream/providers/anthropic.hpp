@@ -1,9 +1,9 @@
 // Anthropic Messages streaming (`event: <type>` + JSON data) converted to chunk_responses.
 #pragma once
 
-#include <toolstream/detail/chunk_builder.hpp>
-#include <toolstream/detail/json_fields.hpp>
-#include <toolstream/detail/payload_parser.hpp>
+#include <toolstream/providers/detail/chunk_builder.hpp>
+#include <toolstream/providers/detail/json_fields.hpp>
+#include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/provider.hpp>
 #include <toolstream/types.hpp>

@@ -1,11 +1,11 @@
 // Google Gemini `streamGenerateContent?alt=sse` (Gemini API and Vertex AI).
 #pragma once
 
-#include <toolstream/detail/chunk_builder.hpp>
-#include <toolstream/detail/compact_json.hpp>
-#include <toolstream/detail/gemini_partial_args.hpp>
-#include <toolstream/detail/json_fields.hpp>
-#include <toolstream/detail/payload_parser.hpp>
+#include <toolstream/providers/detail/chunk_builder.hpp>
+#include <toolstream/providers/detail/compact_json.hpp>
+#include <toolstream/providers/detail/gemini_partial_args.hpp>
+#include <toolstream/providers/detail/json_fields.hpp>
+#include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/provider.hpp>
 #include <toolstream/types.hpp>

@@ -1,8 +1,8 @@
 // Mistral chat streaming: the Chat Completions shape with Mistral's differences.
 #pragma once
 
-#include <toolstream/detail/json_fields.hpp>
-#include <toolstream/detail/openai_chat_stream.hpp>
+#include <toolstream/providers/detail/json_fields.hpp>
+#include <toolstream/providers/detail/openai_chat_stream.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/provider.hpp>
 #include <toolstream/types.hpp>

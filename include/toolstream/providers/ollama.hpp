@@ -1,10 +1,10 @@
 // Ollama native `/api/chat` streaming (NDJSON).
 #pragma once
 
-#include <toolstream/detail/chunk_builder.hpp>
-#include <toolstream/detail/compact_json.hpp>
-#include <toolstream/detail/json_fields.hpp>
-#include <toolstream/detail/payload_parser.hpp>
+#include <toolstream/providers/detail/chunk_builder.hpp>
+#include <toolstream/providers/detail/compact_json.hpp>
+#include <toolstream/providers/detail/json_fields.hpp>
+#include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/provider.hpp>
 #include <toolstream/types.hpp>

@@ -2,7 +2,7 @@
 // Groq, xAI, Qwen (DashScope), OpenRouter, vLLM and other OpenAI-compatible servers.
 #pragma once
 
-#include <toolstream/detail/openai_chat_stream.hpp>
+#include <toolstream/providers/detail/openai_chat_stream.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/provider.hpp>
 #include <toolstream/types.hpp>

@@ -1,10 +1,10 @@
-// The json policy: tool calls written as JSON objects in the model's text.
+// The json_calls policy (CLI name "json"): tool calls written as JSON objects in the model's text.
 #pragma once
 
-#include <toolstream/detail/json_call_extract.hpp>
-#include <toolstream/detail/json_call_tracker.hpp>
-#include <toolstream/detail/marker_scanner.hpp>
-#include <toolstream/detail/native_call_assembler.hpp>
+#include <toolstream/policies/detail/json_call_extract.hpp>
+#include <toolstream/policies/detail/json_call_tracker.hpp>
+#include <toolstream/policies/detail/marker_scanner.hpp>
+#include <toolstream/policies/detail/native_call_assembler.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/segment_writer.hpp>
 #include <toolstream/types.hpp>
@@ -19,7 +19,7 @@
 
 namespace toolstream {
 
-struct json_options {
+struct json_calls_options {
     /// The most bytes the policy holds back: a `{`/`[` whose signature is still being read (past
     /// it, the `{` is text), or a call whose tool name is not known yet (past it, the call STARTs
     /// without `tool_name`, which its END then carries). At least 16.
@@ -42,10 +42,10 @@ struct json_options {
 /// A half-read signature at the end of the stream is text.
 ///
 /// Native tool calls are assembled as api_tool_call does.
-class json {
+class json_calls {
 public:
-    json() = default;
-    explicit json(json_options options) : options_(options)
+    json_calls() = default;
+    explicit json_calls(json_calls_options options) : options_(options)
     {
         options_.max_held = std::max(options_.max_held, min_held);
     }
@@ -225,7 +225,7 @@ private:
         in_call_ = started_ = false;
     }
 
-    json_options options_;
+    json_calls_options options_;
     detail::scan_buffer buf_;          // a signature candidate being read (text mode only)
     std::string pending_;              // a call's JSON read before its START
     detail::json_signature_matcher signature_;

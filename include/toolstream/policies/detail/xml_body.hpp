@@ -2,8 +2,8 @@
 // patch_file `patch`, with optional start/end markers) or a command (run_bash, no markers).
 #pragma once
 
-#include <toolstream/detail/marker_scanner.hpp>
-#include <toolstream/detail/xml_lexing.hpp>
+#include <toolstream/policies/detail/marker_scanner.hpp>
+#include <toolstream/policies/detail/xml_lexing.hpp>
 
 #include <cstddef>
 #include <string_view>

@@ -2,10 +2,10 @@
 // generic <tool>, a write_file/patch_file or run_bash <tool>, or a shorthand tag.
 #pragma once
 
-#include <toolstream/detail/marker_scanner.hpp>
-#include <toolstream/detail/xml_arguments.hpp>
-#include <toolstream/detail/xml_body.hpp>
-#include <toolstream/detail/xml_lexing.hpp>
+#include <toolstream/policies/detail/marker_scanner.hpp>
+#include <toolstream/policies/detail/xml_arguments.hpp>
+#include <toolstream/policies/detail/xml_body.hpp>
+#include <toolstream/policies/detail/xml_lexing.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/segment_writer.hpp>
 #include <toolstream/types.hpp>

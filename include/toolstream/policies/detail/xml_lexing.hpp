@@ -2,8 +2,8 @@
 // reading of a complete tag's name and attributes, and the values read from them.
 #pragma once
 
-#include <toolstream/detail/marker_scanner.hpp>
-#include <toolstream/detail/xml_arguments.hpp>
+#include <toolstream/policies/detail/marker_scanner.hpp>
+#include <toolstream/policies/detail/xml_arguments.hpp>
 
 #include <boost/json/object.hpp>
 

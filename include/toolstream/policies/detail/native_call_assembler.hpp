@@ -1,7 +1,7 @@
 // Assembles native (provider API) tool calls from tool_call_delta fragments into segments.
 #pragma once
 
-#include <toolstream/detail/file_arguments_decoder.hpp>
+#include <toolstream/policies/detail/file_arguments_decoder.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/limits.hpp>
 #include <toolstream/segment_writer.hpp>
@@ -89,4 +89,4 @@ private:
 
 } // namespace toolstream::detail
 
-#include <toolstream/impl/native_call_assembler.hpp>
+#include <toolstream/policies/impl/native_call_assembler.hpp>

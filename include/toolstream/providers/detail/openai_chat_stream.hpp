@@ -2,11 +2,11 @@
 // mistral): choices, deltas, finish reasons, usage and in-stream errors.
 #pragma once
 
-#include <toolstream/detail/chunk_builder.hpp>
-#include <toolstream/detail/compact_json.hpp>
-#include <toolstream/detail/json_fields.hpp>
-#include <toolstream/detail/openai_tool_calls.hpp>
-#include <toolstream/detail/payload_parser.hpp>
+#include <toolstream/providers/detail/chunk_builder.hpp>
+#include <toolstream/providers/detail/compact_json.hpp>
+#include <toolstream/providers/detail/json_fields.hpp>
+#include <toolstream/providers/detail/openai_tool_calls.hpp>
+#include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/types.hpp>
 

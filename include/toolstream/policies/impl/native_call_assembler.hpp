@@ -1,7 +1,7 @@
 // Out-of-line members of toolstream::detail::native_call_assembler.
 #pragma once
 
-#include <toolstream/detail/native_call_assembler.hpp>
+#include <toolstream/policies/detail/native_call_assembler.hpp>
 #include <toolstream/detail/parse_json.hpp>
 
 #include <boost/json/error.hpp>
