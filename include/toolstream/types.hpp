@@ -38,6 +38,11 @@ struct tool_call_delta {
 };
 BOOST_DESCRIBE_STRUCT(tool_call_delta, (), (index, call_id, name, arguments_delta, is_complete))
 
+/// A provider's finish reason, normalised. `tool_calls` is also what the pipeline reports for a
+/// choice that made calls and stopped (Anthropic `tool_use`, Gemini `STOP` with function calls).
+enum class finish_kind { stop, tool_calls, length, content_filter, error };
+BOOST_DESCRIBE_ENUM(finish_kind, stop, tool_calls, length, content_filter, error)
+
 /// What one provider event contributes to one choice, after conversion.
 ///
 /// Converters reuse one instance per stream: assigning into the strings and resizing
@@ -53,7 +58,10 @@ struct chunk_response {
     std::vector<tool_call_delta> tool_calls;
     std::string refusal;        ///< OpenAI `delta.refusal`: shown to users, never part of `content`.
     std::string finish_reason;  ///< The provider's raw value (`stop`, `end_turn`, `STOP`...), or empty.
+    std::optional<finish_kind> finish;  ///< `finish_reason` normalised by the converter, when it has one.
     std::string error;          ///< A provider error message carried by the stream, or empty.
+    std::string response_id;    ///< The provider's message/response id, when this event carries it.
+    std::string model;          ///< The model name, when this event carries it.
 
     /// Empties every field but keeps the capacity of strings and of `tool_calls`.
     void clear() noexcept
@@ -68,14 +76,17 @@ struct chunk_response {
         tool_calls.clear();
         refusal.clear();
         finish_reason.clear();
+        finish.reset();
         error.clear();
+        response_id.clear();
+        model.clear();
     }
 
     friend bool operator==(const chunk_response&, const chunk_response&) = default;
 };
 BOOST_DESCRIBE_STRUCT(chunk_response, (),
     (content, reasoning, is_complete, usage, image_urls, audio_urls, video_urls, tool_calls,
-     refusal, finish_reason, error))
+     refusal, finish_reason, finish, error, response_id, model))
 
 /// The kind of a segment. Names are the wire names.
 enum class segment_type { text, tool_call, write_file, patch_file, run_bash, reasoning, media };
