@@ -82,7 +82,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using policy = fuzz::guarded<api_tool_call>;
     bool too_large = false;
     auto run = [&](bool split) {
-        handler<policy, fuzz::recorder> h(fuzz::recorder{}, {}, policy{api_tool_call(limits)});
+        handler<policy, fuzz::recorder> h(fuzz::recorder{},
+                                          handler_options{.segment_id_prefix = {}, .choice = 0, .native_limits = limits});
         std::set<int> errors;
         auto feed = [&](const tool_call_delta& d) {
             chunk_response chunk;

@@ -129,12 +129,6 @@ struct guarded {
         inner.on_content(text, out);
     }
     template<class Writer>
-    void on_tool_call(const tool_call_delta& d, Writer& out)
-        requires requires(Policy& p) { p.on_tool_call(d, out); }
-    {
-        inner.on_tool_call(d, out);
-    }
-    template<class Writer>
     void finalize(Writer& out)
     {
         finalizing = true;
@@ -355,10 +349,11 @@ void check_provider(const input& in)
         limits.max_argument_bytes = 64;
     if (in.option(6, 1))
         limits.max_depth = 3;
+    options.native_limits = limits;
     using policy = guarded<api_tool_call>;
 
     auto run = [&](const std::vector<std::string_view>& pieces) {
-        pipeline<Provider, policy, recorder> p(recorder{}, options, [&] { return policy{api_tool_call(limits)}; });
+        pipeline<Provider, policy, recorder> p(recorder{}, options);
         for (auto piece : pieces)
             (void)p.write(piece);
         (void)p.finish();

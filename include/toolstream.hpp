@@ -9,11 +9,11 @@
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/policies/json_calls.hpp>
-#include <toolstream/policies/passthrough.hpp>
 #include <toolstream/policies/runtime.hpp>
 #include <toolstream/policies/sentinel.hpp>
 #include <toolstream/policies/xml.hpp>
 #include <toolstream/provider.hpp>
+#include <toolstream/registry.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/mistral.hpp>
@@ -24,8 +24,10 @@
 #include <toolstream/segment_event.hpp>
 #include <toolstream/segment_writer.hpp>
 #include <toolstream/sinks.hpp>
+#include <toolstream/stream_events.hpp>
 #include <toolstream/stream_summary.hpp>
 #include <toolstream/tool_invocation.hpp>
+#include <toolstream/tool_syntax.hpp>
 #include <toolstream/transport/ndjson.hpp>
 #include <toolstream/transport/sse.hpp>
 #include <toolstream/types.hpp>

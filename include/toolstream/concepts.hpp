@@ -4,6 +4,7 @@
 #include <toolstream/provider.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/segment_writer.hpp>
+#include <toolstream/stream_events.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/types.hpp>
 
@@ -12,13 +13,24 @@
 
 namespace toolstream {
 
-/// A sink takes segment events, tool invocations, or both. A handler calls only the overloads a
-/// sink has, so a sink that ignores a kind of event pays nothing for it.
+/// A sink takes segment events, tool invocations, or both, and any of the other kinds of event
+/// it declares it takes. Handlers, pipelines and the sink adaptors forward each kind only to
+/// sinks invocable with it, so a sink that ignores a kind pays nothing for it. The views inside
+/// every event die when the call returns.
 ///
-/// | expression     | semantics                                                        |
-/// |----------------|------------------------------------------------------------------|
-/// | `s(e)`         | `e` is a `const segment_event&`; its views die when the call returns |
-/// | `s(inv)`       | `inv` is a `const tool_invocation&`, delivered right after its END  |
+/// | expression     | semantics                                                              |
+/// |----------------|------------------------------------------------------------------------|
+/// | `s(e)`         | `e` is a `const segment_event&`                                        |
+/// | `s(inv)`       | `inv` is a `const tool_invocation&`, delivered right after its END      |
+/// | `s(f)`         | optional; `f` is a `const argument_fragment&` (after START, before END) |
+/// | `s(m)`         | optional; `m` is a `const consumed_markup&`                             |
+/// | `s(r)`         | optional; `r` is a `const response_started&`, first of a pipeline's stream |
+/// | `s(c)`         | optional; `c` is a `const choice_finished&`, one per choice at the end  |
+/// | `s(u)`         | optional; `u` is a `const usage_reported&`, after the choices' finishes |
+/// | `s(p)`         | optional; `p` is a `const provider_failed&`, where the stream failed    |
+///
+/// A generic lambda is invocable with every kind: constrain it (`requires`) or give it a body
+/// that compiles for each.
 template<class S>
 concept event_sink = std::invocable<S&, const segment_event&> || std::invocable<S&, const tool_invocation&>;
 
@@ -43,7 +55,7 @@ using writer_archetype = segment_writer<event_target_archetype>;
 /// |-------------------------|---------------------------------------------------------------------|
 /// | `P{}`                   | a policy at the start of a stream                                   |
 /// | `p.on_content(text, w)` | consumes model text; output must not depend on how text is split     |
-/// | `p.finalize(w)`         | end of stream: flushes held text, ends open blocks as `incomplete`   |
+/// | `p.finalize(w)`         | end of stream: held bytes become text or the open block's content, open blocks END `incomplete` |
 /// | `p.reset()`             | back to the start state                                             |
 template<class P>
 concept parser_policy = std::default_initializable<P>
@@ -52,14 +64,5 @@ concept parser_policy = std::default_initializable<P>
            p.finalize(w);
            p.reset();
        };
-
-/// A policy that also assembles native (provider API) tool calls:
-///
-/// | expression               | semantics                                                  |
-/// |--------------------------|------------------------------------------------------------|
-/// | `p.on_tool_call(d, w)`   | `d` is a `const tool_call_delta&`: one fragment of a call   |
-template<class P>
-concept native_tool_call_policy = parser_policy<P>
-    && requires(P& p, const tool_call_delta& d, detail::writer_archetype& w) { p.on_tool_call(d, w); };
 
 } // namespace toolstream

@@ -4,6 +4,8 @@
 #include <toolstream/concepts.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/invocation_adapter.hpp>
+#include <toolstream/limits.hpp>
+#include <toolstream/policies/detail/native_call_assembler.hpp>
 #include <toolstream/segment_writer.hpp>
 #include <toolstream/sinks.hpp>
 #include <toolstream/tool_invocation.hpp>
@@ -20,14 +22,20 @@ struct handler_options {
     /// Put before every generated segment id (`seg_N`), e.g. a per-turn `"turn_3f2a:"`.
     /// Native tool calls keep the provider's call id as is.
     std::string segment_id_prefix;
+    /// The choice this handler serves, stamped on its events (a pipeline sets it).
+    std::size_t choice = 0;
+    /// Bounds on native tool calls; `max_depth` also bounds every tool segment's arguments.
+    native_call_limits native_limits;
 };
 
 /// Feeds one response stream through `Policy` and delivers events and invocations to `Sink`.
 ///
 /// Every event first passes the invocation adapter, then reaches the sink; an invocation reaches
-/// the sink right after the END event that completed it. `chunk.reasoning` becomes reasoning
-/// segments whatever the policy; `chunk.content` goes to the policy; `chunk.tool_calls` go to
-/// the policy when it assembles native calls (`native_tool_call_policy`) and are otherwise ignored.
+/// the sink right after the END event that completed it. Every other kind of event the writer
+/// makes (argument fragments, consumed markup) reaches the sink when it takes that kind.
+/// `chunk.reasoning` becomes reasoning segments whatever the policy; `chunk.content` goes to the
+/// policy; `chunk.tool_calls` are assembled here, for every policy: a provider may send native
+/// calls beside content with calls written in it.
 template<parser_policy Policy, event_sink Sink = recording_sink>
 class handler {
 public:
@@ -38,8 +46,10 @@ public:
     }
 
     explicit handler(Sink sink, handler_options options = {}, Policy policy = {})
-        : dispatch_{std::move(sink), {}, {}}, writer_(dispatch_, std::move(options.segment_id_prefix)),
-          policy_(std::move(policy))
+        : dispatch_{std::move(sink), {}, {}},
+          writer_(dispatch_, writer_options{std::move(options.segment_id_prefix), options.choice,
+                                            options.native_limits.max_depth}),
+          native_(options.native_limits), policy_(std::move(policy))
     {
     }
 
@@ -81,12 +91,17 @@ private:
         invocation_adapter adapter;
 
         void operator()(const segment_event& e);
-        void operator()(consumed_markup m)
-            requires std::invocable<Sink&, consumed_markup>;
+        template<class Event>
+            requires std::invocable<Sink&, const Event&>
+        void operator()(const Event& e)
+        {
+            sink(e);
+        }
     };
 
     dispatcher dispatch_;
     segment_writer<dispatcher> writer_;
+    detail::native_call_assembler native_;
     Policy policy_;
     bool finalized_ = false;
 };

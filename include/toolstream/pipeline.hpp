@@ -7,6 +7,7 @@
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/provider.hpp>
 #include <toolstream/sinks.hpp>
+#include <toolstream/stream_events.hpp>
 #include <toolstream/stream_summary.hpp>
 #include <toolstream/transport/ndjson.hpp>
 #include <toolstream/transport/sse.hpp>
@@ -14,6 +15,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -28,6 +30,8 @@ struct pipeline_options {
     bool collect_text = false;
     sse_options sse;
     ndjson_options ndjson;
+    /// Bounds on each choice's native tool calls.
+    native_call_limits native_limits;
 };
 
 namespace detail {
@@ -35,12 +39,13 @@ namespace detail {
 /// Per-choice bookkeeping between a choice's handler and the user's sink.
 struct choice_record {
     choice_summary summary;
+    std::optional<finish_kind> finish;     // as the converter normalised the last finish reason
     std::vector<std::string> tool_order;   // tool segment ids in order of START
     bool collect_text = false;
 };
 
-/// The sink of one choice's handler: records what summary() needs, then forwards to the
-/// user's sink only the kinds it takes.
+/// The sink of one choice's handler: records what summary() needs, then forwards every kind of
+/// event the user's sink takes.
 template<class Sink>
 struct choice_sink {
     Sink* user;
@@ -59,15 +64,11 @@ struct choice_sink {
         if constexpr (segment_event_sink<Sink>)
             (*user)(e);
     }
-    void operator()(const tool_invocation& i)
-        requires invocation_sink<Sink>
+    template<class Event>
+        requires std::invocable<Sink&, const Event&>
+    void operator()(const Event& e)
     {
-        (*user)(i);
-    }
-    void operator()(consumed_markup m)
-        requires std::invocable<Sink&, consumed_markup>
-    {
-        (*user)(m);
+        (*user)(e);
     }
 };
 
@@ -76,6 +77,10 @@ struct choice_sink {
 /// Decodes the transport of `Provider` (SSE or NDJSON), converts each event with
 /// `provider_converter<Provider>`, and feeds every choice to its own handler<Policy>; all
 /// choices deliver to the one `Sink`. Everything is resolved at compile time.
+///
+/// Besides each choice's events, the sink gets (when it takes them) the response-level events of
+/// stream_events.hpp: response_started before anything else, provider_failed where the stream
+/// failed, and at finish() one choice_finished per choice, then usage_reported.
 ///
 /// write() consumes every byte. It returns the first error met in those bytes (an oversized
 /// event, a payload that is not valid for the dialect, a limit of the policy such as
@@ -136,6 +141,15 @@ private:
     // `of_stream`: a transport or payload error, which breaks the stream (a policy's limit
     // does not: the call or tag it concerns says so).
     void note(error_code ec, error_code& first, bool of_stream = true);
+    void start_response(const chunk_response* first_chunk);
+    void fail(std::string_view message);
+    finish_kind finish_of(const choice_state& c) const;
+    template<class Event>
+    void deliver(const Event& e)
+    {
+        if constexpr (std::invocable<Sink&, const Event&>)
+            sink_(e);
+    }
 
     Sink sink_;
     pipeline_options options_;
@@ -147,6 +161,8 @@ private:
     std::optional<std::string> provider_error_;
     error_code first_error_;
     error_code stream_error_;   // the first of the stream itself, for summary()
+    bool started_ = false;      // response_started was delivered
+    bool failed_ = false;       // provider_failed was delivered
     bool finished_ = false;
 };
 

@@ -3,12 +3,7 @@
 
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/runtime.hpp>
-#include <toolstream/providers/anthropic.hpp>
-#include <toolstream/providers/gemini.hpp>
-#include <toolstream/providers/mistral.hpp>
-#include <toolstream/providers/ollama.hpp>
-#include <toolstream/providers/openai_chat.hpp>
-#include <toolstream/providers/openai_responses.hpp>
+#include <toolstream/registry.hpp>
 
 #include <array>
 #include <memory>
@@ -19,25 +14,24 @@
 
 namespace toolstream {
 
+namespace detail {
+template<class List, class Sink>
+struct pipeline_variant_of;
+template<class... P, class Sink>
+struct pipeline_variant_of<type_list<P...>, Sink> {
+    using type = std::variant<pipeline<P, runtime_policy, Sink>...>;
+};
+} // namespace detail
+
 /// A pipeline whose provider and policy are named at run time. Each alternative is a fully
 /// compile-time pipeline; the variant adds one dispatch per write(), none per event.
 template<event_sink Sink = recording_sink>
 class runtime_pipeline {
 public:
-    using variant_type = std::variant<pipeline<openai_chat, runtime_policy, Sink>,
-                                      pipeline<openai_responses, runtime_policy, Sink>,
-                                      pipeline<anthropic, runtime_policy, Sink>,
-                                      pipeline<gemini, runtime_policy, Sink>,
-                                      pipeline<ollama, runtime_policy, Sink>,
-                                      pipeline<mistral, runtime_policy, Sink>>;
+    using variant_type = typename detail::pipeline_variant_of<registered_providers, Sink>::type;
 
-    /// The names `create` takes, as the converters spell them.
-    static constexpr std::array<std::string_view, 6> provider_names{
-        provider_converter<openai_chat>::name, provider_converter<openai_responses>::name,
-        provider_converter<anthropic>::name,   provider_converter<gemini>::name,
-        provider_converter<ollama>::name,      provider_converter<mistral>::name};
-
-    /// error::unknown_provider or error::unknown_parser for names nobody has.
+    /// A registered provider and policy by name (see registry.hpp); error::unknown_provider or
+    /// error::unknown_parser for names nobody has.
     static result<std::unique_ptr<runtime_pipeline>> create(std::string_view provider, std::string_view parser,
                                                             Sink sink = {}, pipeline_options options = {})
     {
@@ -66,7 +60,7 @@ public:
     std::string_view provider_name() const noexcept { return provider_names[pipeline_.index()]; }
     framing wire_framing() const noexcept
     {
-        return pipeline_.index() == 4 ? framing::ndjson : framing::sse;
+        return provider_framings[pipeline_.index()];
     }
 
 private:

@@ -9,6 +9,7 @@
 #include <boost/json/value.hpp>
 #include <boost/json/value_from.hpp>
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -24,9 +25,22 @@ struct segment_event {
     const boost::json::object* metadata = nullptr;     ///< START and END: the segment's metadata so far.
     segment_status status = segment_status::complete;  ///< END: how the segment ended.
     std::string_view error;                            ///< END: why it is not complete.
-    std::string_view content;                          ///< END of a tool segment: its whole content.
-    std::string_view raw;  ///< END: the argument text as received, when it differs from `content`
-                           ///< (a native write_file streams decoded content but received JSON).
+    /// END of a tool segment: its arguments, parsed once from `arguments_text`; null unless the
+    /// segment is `complete`.
+    const boost::json::object* arguments = nullptr;
+    std::string_view arguments_text;  ///< END of a tool segment: its argument fragments, joined.
+    std::size_t choice = 0;           ///< The choice of a pipeline the segment belongs to.
+};
+
+/// One fragment of a tool segment's arguments as JSON text, after its START and before its END.
+/// The fragments of a segment concatenate to the JSON text its END parsed into `arguments`:
+/// a native call's fragments are the provider's, verbatim; a file or shell tool's encode the
+/// decoded content as a JSON string. Delivered only to sinks that take it.
+struct argument_fragment {
+    std::string_view segment_id;
+    segment_type segment_kind = segment_type::tool_call;
+    std::string_view json;
+    std::size_t choice = 0;
 };
 
 /// Bytes a text policy consumed as syntax (tags, markers, a tool's path value...): neither text
@@ -36,7 +50,7 @@ struct consumed_markup {
     std::string_view bytes;
 };
 
-/// An owning copy of a segment_event (without the END `content`, which invocations carry).
+/// An owning copy of a segment_event (without the END arguments, which invocations carry).
 struct owned_segment_event {
     segment_event_type type = segment_event_type::SEGMENT_START;
     std::string segment_id;
@@ -56,7 +70,15 @@ struct owned_segment_event {
 
     segment_event view() const noexcept
     {
-        return {type, segment_id, segment_kind, delta, &metadata, status, error, {}, {}};
+        segment_event e;
+        e.type = type;
+        e.segment_id = segment_id;
+        e.segment_kind = segment_kind;
+        e.delta = delta;
+        e.metadata = &metadata;
+        e.status = status;
+        e.error = error;
+        return e;
     }
 
     friend bool operator==(const owned_segment_event&, const owned_segment_event&) = default;

@@ -1,13 +1,17 @@
 // The one place segment events are made. Parser policies write through it; it assigns ids, keeps
-// metadata (END repeats it) and the content of tool segments (invocations need it).
+// metadata (END repeats it), writes every tool segment's argument fragments and parses them once
+// at END into the segment's arguments.
 #pragma once
 
 #include <toolstream/error.hpp>
 #include <toolstream/segment_event.hpp>
+#include <toolstream/tool_syntax.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>
 
+#include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -19,17 +23,36 @@ namespace toolstream {
 /// Identifies an open segment of a segment_writer.
 enum class segment_ref : std::uint32_t {};
 
-/// Writes segment events to `Target`, a callable taking `const segment_event&`.
+struct writer_options {
+    std::string id_prefix;       ///< Put before every generated `seg_N` id.
+    std::size_t choice = 0;      ///< Stamped on every event.
+    std::size_t max_depth = 64;  ///< JSON nesting allowed in arguments (error::nesting_too_deep past it).
+};
+
+/// Writes segment events to `Target`, which takes `const segment_event&` and, when it wants
+/// them, `const argument_fragment&` and `consumed_markup`.
 ///
 /// Text and reasoning are *flowing* segments: consecutive writes extend one open segment, and
 /// starting any other segment ends it. Block segments (tool calls, files, commands) may be open
 /// several at a time (parallel native calls interleave) and end only when their policy says.
 /// Empty deltas are never emitted.
+///
+/// Argument fragments. A policy that has the arguments as JSON text (a native call, a JSON call
+/// in the text) passes them to arguments(). For a file or shell segment whose policy does not,
+/// the writer writes them from the tool_syntax table: `{"path":…,"content":"` when the first
+/// content arrives, each content delta escaped, and at END the closing quote, the metadata that
+/// came late, and `}`. A tool_call segment whose policy wrote none but set metadata `arguments`
+/// gets them as one fragment at END.
+///
+/// END of a tool segment that its policy ends `complete` parses the joined fragments (`{}` when
+/// there are none); JSON that is not an object, or a file/shell tool without its required field,
+/// makes it `invalid_arguments`. The parsed object is the END event's `arguments` (and, for
+/// tool_call segments, metadata `arguments`, as the reference's events carry it).
 template<class Target>
 class segment_writer {
 public:
-    explicit segment_writer(Target& target, std::string id_prefix = {})
-        : target_(&target), prefix_(std::move(id_prefix))
+    explicit segment_writer(Target& target, writer_options options = {})
+        : target_(&target), options_(std::move(options))
     {
     }
 
@@ -48,9 +71,8 @@ public:
     /// Reports bytes the policy consumed as syntax. Free unless the target takes them.
     void markup(std::string_view bytes)
     {
-        if constexpr (requires(Target& t) { t(consumed_markup{bytes}); })
-            if (!bytes.empty())
-                (*target_)(consumed_markup{bytes});
+        if (!bytes.empty())
+            deliver(consumed_markup{bytes});
     }
 
     /// Records a problem met while parsing (a limit hit, say); the handler's feed() or finalize()
@@ -71,17 +93,10 @@ public:
         return open(type, std::move(metadata), id);
     }
 
-    void content(segment_ref r, std::string_view delta)
-    {
-        if (delta.empty())
-            return;
-        auto& s = slot(r);
-        if (is_tool_segment(s.type))
-            s.content.append(delta);
-        auto e = event_of(segment_event_type::SEGMENT_CONTENT, s);
-        e.delta = delta;
-        (*target_)(e);
-    }
+    void content(segment_ref r, std::string_view delta);
+
+    /// Appends JSON text to a tool segment's arguments (see the class comment).
+    void arguments(segment_ref r, std::string_view json);
 
     /// The segment's metadata; changes made before end() appear in the END event.
     boost::json::object& metadata(segment_ref r) { return slot(r).metadata; }
@@ -89,24 +104,8 @@ public:
     /// Everything emitted as content so far (kept for tool segments only).
     std::string_view content_of(segment_ref r) const { return slots_[index(r)].content; }
 
-    std::string_view id_of(segment_ref r) const { return slots_[index(r)].id; }
-
-    /// Emits END with the accumulated metadata. `raw` is the received argument text when the
-    /// content is a decoded form of it (see segment_event::raw).
-    void end(segment_ref r, segment_status status = segment_status::complete, std::string_view error = {},
-             std::string_view raw = {})
-    {
-        auto& s = slot(r);
-        auto e = event_of(segment_event_type::SEGMENT_END, s);
-        e.metadata = &s.metadata;
-        e.status = status;
-        e.error = error;
-        e.content = s.content;
-        e.raw = raw;
-        (*target_)(e);
-        s.open = false;
-        free_.push_back(index(r));
-    }
+    /// Emits END with the accumulated metadata; see the class comment for tool segments.
+    void end(segment_ref r, segment_status status = segment_status::complete, std::string_view error = {});
 
     /// Forgets every segment and restarts the id counter; keeps buffer capacity.
     void reset()
@@ -122,25 +121,46 @@ public:
     }
 
 private:
+    // Who writes a tool segment's argument fragments.
+    enum class fragments { none, policy, generated };
+
     struct open_segment {
         std::string id;
         segment_type type = segment_type::text;
         boost::json::object metadata;
         std::string content;
+        std::string arguments;          // the fragments so far
+        boost::json::object parsed;     // END's arguments
+        std::string error;              // END's error, when the writer made it
+        fragments writer = fragments::none;
+        bool late_required = false;     // generated before the required metadata was known
         bool open = false;
     };
 
-    static segment_event event_of(segment_event_type type, const open_segment& s)
+    template<class Event>
+    void deliver(const Event& e)
+    {
+        if constexpr (std::invocable<Target&, const Event&>)
+            (*target_)(e);
+    }
+
+    segment_event event_of(segment_event_type type, const open_segment& s) const
     {
         segment_event e;
         e.type = type;
         e.segment_id = s.id;
         e.segment_kind = s.type;
+        e.choice = options_.choice;
         return e;
     }
 
     static std::uint32_t index(segment_ref r) { return static_cast<std::uint32_t>(r); }
     open_segment& slot(segment_ref r) { return slots_[index(r)]; }
+
+    void emit_fragment(open_segment& s, std::size_t from);
+    void generate_opening(open_segment& s);
+    void finish_fragments(open_segment& s, segment_status status);
+    segment_status parse_arguments(open_segment& s, segment_status status);
 
     void flow(segment_type type, std::string_view s)
     {
@@ -155,34 +175,10 @@ private:
         content(flow_ref_, s);
     }
 
-    segment_ref open(segment_type type, boost::json::object metadata, std::string_view id)
-    {
-        std::uint32_t i;
-        if (!free_.empty()) {
-            i = free_.back();
-            free_.pop_back();
-        } else {
-            i = static_cast<std::uint32_t>(slots_.size());
-            slots_.emplace_back();
-        }
-        auto& s = slots_[i];
-        if (id.empty()) {
-            s.id.assign(prefix_).append("seg_").append(std::to_string(++counter_));
-        } else {
-            s.id.assign(id);
-        }
-        s.type = type;
-        s.metadata = std::move(metadata);
-        s.content.clear();
-        s.open = true;
-        auto e = event_of(segment_event_type::SEGMENT_START, s);
-        e.metadata = &s.metadata;
-        (*target_)(e);
-        return segment_ref{i};
-    }
+    segment_ref open(segment_type type, boost::json::object metadata, std::string_view id);
 
     Target* target_;
-    std::string prefix_;
+    writer_options options_;
     std::vector<open_segment> slots_;
     std::vector<std::uint32_t> free_;
     segment_ref flow_ref_{};
@@ -192,3 +188,5 @@ private:
 };
 
 } // namespace toolstream
+
+#include <toolstream/impl/segment_writer.hpp>

@@ -30,50 +30,39 @@ struct null_sink {
     void operator()(const segment_event&) const noexcept {}
 };
 
-/// Forwards to any invocable: events if it takes a `segment_event`, invocations if it takes a
-/// `tool_invocation` (a generic lambda takes both).
+/// Forwards to any invocable every kind of event it takes: segment events, invocations,
+/// argument fragments, consumed markup, the response-level events (a generic lambda takes all).
 template<class F>
     requires event_sink<F>
 class callback_sink {
 public:
     explicit callback_sink(F f) : f_(std::move(f)) {}
 
-    void operator()(const segment_event& e)
-        requires segment_event_sink<F>
+    template<class Event>
+        requires std::invocable<F&, const Event&>
+    void operator()(const Event& e)
     {
         f_(e);
-    }
-    void operator()(const tool_invocation& i)
-        requires invocation_sink<F>
-    {
-        f_(i);
     }
 
 private:
     F f_;
 };
 
-/// Sends everything to `first`, then to `second`, each only what it takes.
+/// Sends every kind of event to `first`, then to `second`, each only the kinds it takes.
 template<event_sink First, event_sink Second>
 class tee_sink {
 public:
     tee_sink(First first, Second second) : first_(std::move(first)), second_(std::move(second)) {}
 
-    void operator()(const segment_event& e)
-        requires segment_event_sink<First> || segment_event_sink<Second>
+    template<class Event>
+        requires std::invocable<First&, const Event&> || std::invocable<Second&, const Event&>
+    void operator()(const Event& e)
     {
-        if constexpr (segment_event_sink<First>)
+        if constexpr (std::invocable<First&, const Event&>)
             first_(e);
-        if constexpr (segment_event_sink<Second>)
+        if constexpr (std::invocable<Second&, const Event&>)
             second_(e);
-    }
-    void operator()(const tool_invocation& i)
-        requires invocation_sink<First> || invocation_sink<Second>
-    {
-        if constexpr (invocation_sink<First>)
-            first_(i);
-        if constexpr (invocation_sink<Second>)
-            second_(i);
     }
 
     First& first() noexcept { return first_; }

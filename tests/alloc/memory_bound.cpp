@@ -148,7 +148,9 @@ TEST_CASE("memory bound: never-closing string arguments through openai_chat with
             + R"(,"function":{"arguments":")" + std::string(1000, 'x') + "\"}}]}}]}\n\n";
     std::size_t too_large = 0;
     const std::size_t used = peak_during([&] {
-        pipeline<openai_chat, api_tool_call, null_sink> p(null_sink{}, {}, [&] { return api_tool_call(limits); });
+        pipeline_options options;
+        options.native_limits = limits;
+        pipeline<openai_chat, api_tool_call, null_sink> p(null_sink{}, options);
         CHECK(stream(head, unit, [&](std::string_view bytes) { too_large += p.write(bytes) == error::arguments_too_large; })
               >= total);
         REQUIRE(!p.finish());
@@ -177,7 +179,9 @@ TEST_CASE("memory bound: 100000 parallel call indexes through openai_chat", "[al
             + "\n\n";
     std::size_t refused = 0;
     const std::size_t used = peak_during([&] {
-        pipeline<openai_chat, api_tool_call, null_sink> p(null_sink{}, {}, [&] { return api_tool_call(limits); });
+        pipeline_options options;
+        options.native_limits = limits;
+        pipeline<openai_chat, api_tool_call, null_sink> p(null_sink{}, options);
         CHECK(stream("", unit, [&](std::string_view bytes) {
             const auto ec = p.write(bytes);
             refused += ec == error::too_many_calls || ec == error::invalid_payload;

@@ -1,5 +1,5 @@
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/passthrough.hpp>
+#include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/types.hpp>
@@ -41,7 +41,7 @@ TEST_CASE("event JSON matches the reference serialization", "[events]")
           == R"({"type":"SEGMENT_END","segment_id":"seg_001","payload":{"metadata":{"path":"/tmp/test.py"},"status":"incomplete","error":"stream ended before the tool call was complete"}})");
 }
 
-TEST_CASE("owned events keep everything but the END content and serialize alike", "[events]")
+TEST_CASE("owned events keep everything but the END arguments and serialize alike", "[events]")
 {
     const boost::json::object meta{{"tool_name", "x"}};
     segment_event e;
@@ -49,7 +49,9 @@ TEST_CASE("owned events keep everything but the END content and serialize alike"
     e.segment_id = "call_1";
     e.segment_kind = segment_type::tool_call;
     e.metadata = &meta;
-    e.content = "{}";
+    const boost::json::object args{{"a", 1}};
+    e.arguments = &args;
+    e.arguments_text = R"({"a":1})";
     const owned_segment_event owned(e);
     CHECK(owned.segment_id == "call_1");
     CHECK(owned.metadata == meta);
@@ -78,12 +80,12 @@ TEST_CASE("core types convert to and from JSON through their descriptions", "[ev
 
 TEST_CASE("generated segment ids count up per stream and take the per-turn prefix", "[events]")
 {
-    handler<passthrough> plain;
+    handler<api_tool_call> plain;
     REQUIRE(!plain.feed("a"));
     REQUIRE(!plain.finalize());
     CHECK(plain.events().front().segment_id == "seg_1");
 
-    handler<passthrough> prefixed(recording_sink{}, handler_options{"turn_ab12:"});
+    handler<api_tool_call> prefixed(recording_sink{}, handler_options{.segment_id_prefix = "turn_ab12:", .choice = 0, .native_limits = {}});
     chunk_response c;
     c.reasoning = "think";
     REQUIRE(!prefixed.feed(c));

@@ -1,6 +1,6 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/passthrough.hpp>
+#include <toolstream/policies/api_tool_call.hpp>
 
 #include "catch_compat.hpp"
 
@@ -8,7 +8,7 @@ using namespace toolstream;
 
 TEST_CASE("feeding after finalize is an error and a second finalize does nothing", "[handler]")
 {
-    handler<passthrough> h;
+    handler<api_tool_call> h;
     REQUIRE(!h.feed("hello"));
     REQUIRE(!h.finalize());
     CHECK(h.finalized());
@@ -20,9 +20,9 @@ TEST_CASE("feeding after finalize is an error and a second finalize does nothing
     CHECK(make_error_code(error::feed_after_finalize).category().name() == std::string("toolstream"));
 }
 
-TEST_CASE("passthrough: one text segment across feeds, tags stay text", "[handler]")
+TEST_CASE("api_tool_call: one text segment across feeds, tags stay text", "[handler]")
 {
-    handler<passthrough> h;
+    handler<api_tool_call> h;
     REQUIRE(!h.feed("Hello"));
     REQUIRE(h.events().size() == 2);
     CHECK(h.events()[0].type == segment_event_type::SEGMENT_START);

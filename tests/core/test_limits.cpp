@@ -31,7 +31,7 @@ chunk_response delta(std::size_t index, std::string name, std::string args, bool
 
 TEST_CASE("limits: calls past max_calls are skipped with too_many_calls", "[limits]")
 {
-    handler<api_tool_call> h(recording_sink{}, {}, api_tool_call(small_limits()));
+    handler<api_tool_call> h(recording_sink{}, handler_options{.segment_id_prefix = {}, .choice = 0, .native_limits = small_limits()});
     std::size_t refused = 0;
     for (std::size_t i = 0; i < 2000; ++i)
         if (h.feed(delta(i, "f", "{}", true)) == error::too_many_calls)
@@ -46,7 +46,7 @@ TEST_CASE("limits: calls past max_calls are skipped with too_many_calls", "[limi
 TEST_CASE("limits: arguments past max_argument_bytes end the call invalid", "[limits]")
 {
     for (const std::string name : {"get_weather", "write_file"}) {
-        handler<api_tool_call> h(recording_sink{}, {}, api_tool_call(small_limits()));
+        handler<api_tool_call> h(recording_sink{}, handler_options{.segment_id_prefix = {}, .choice = 0, .native_limits = small_limits()});
         const std::string head = name == "write_file" ? R"({"path":"p","content":")" : R"({"q":")";
         CHECK(!h.feed(delta(0, name, head)));
         const auto events_before = h.events().size();
@@ -68,14 +68,14 @@ TEST_CASE("limits: arguments nested past max_depth are invalid, with nesting_too
     const std::string deep = std::string(20, '[') + std::string(20, ']');
     for (const auto& [name, args] : {std::pair<std::string, std::string>{"f", R"({"a":)" + deep + "}"},
                                      {"write_file", R"({"path":"p","content":"c","x":)" + deep + "}"}}) {
-        handler<api_tool_call> h(recording_sink{}, {}, api_tool_call(small_limits()));
+        handler<api_tool_call> h(recording_sink{}, handler_options{.segment_id_prefix = {}, .choice = 0, .native_limits = small_limits()});
         REQUIRE(h.feed(delta(0, name, args, true)) == error::nesting_too_deep);
         REQUIRE(h.invocations().size() == 1);
         CHECK(h.invocations()[0].status == invocation_status::invalid_arguments);
         CHECK(h.invocations()[0].error == make_error_code(error::nesting_too_deep).message());
     }
     // Within the limit the same shape is fine.
-    handler<api_tool_call> ok(recording_sink{}, {}, api_tool_call(small_limits()));
+    handler<api_tool_call> ok(recording_sink{}, handler_options{.segment_id_prefix = {}, .choice = 0, .native_limits = small_limits()});
     REQUIRE(!ok.feed(delta(0, "f", R"({"a":[[[1]]]})", true)));
     CHECK(ok.invocations().at(0).is_complete());
 }

@@ -1,7 +1,6 @@
 #include <toolstream/concepts.hpp>
 #include <toolstream/handler.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/passthrough.hpp>
 #include <toolstream/sinks.hpp>
 
 #include "catch_compat.hpp"
@@ -40,8 +39,7 @@ static_assert(event_sink<null_sink> && !invocation_sink<null_sink>);
 static_assert(event_sink<invocations_only> && !segment_event_sink<invocations_only>);
 static_assert(!event_sink<not_a_sink>);
 static_assert(event_sink<tee_sink<recording_sink, invocations_only>>);
-static_assert(parser_policy<passthrough> && !native_tool_call_policy<passthrough>);
-static_assert(native_tool_call_policy<api_tool_call>);
+static_assert(parser_policy<api_tool_call>);
 static_assert(!parser_policy<not_a_policy>);
 static_assert(!std::is_polymorphic_v<handler<api_tool_call>>);
 

@@ -176,7 +176,9 @@ TEST_CASE("fuzz regression: parallel call indexes are bounded and limit errors r
     };
     native_call_limits limits;
     limits.max_calls = 2;
-    pipeline<openai_chat> p(recording_sink{}, {}, [&] { return api_tool_call(limits); });
+    pipeline_options options;
+    options.native_limits = limits;
+    pipeline<openai_chat> p(recording_sink{}, options);
     CHECK(!p.write(event(0) + event(1)));
     CHECK(p.write(event(2)) == error::too_many_calls);
     CHECK(p.first_error() == error::too_many_calls);

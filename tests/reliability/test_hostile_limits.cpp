@@ -130,7 +130,7 @@ TEST_CASE("hostile limits: after a native limit the other calls go on", "[reliab
 {
     native_call_limits limits;
     limits.max_argument_bytes = 64;
-    handler<api_tool_call> h(recording_sink{}, {}, api_tool_call(limits));
+    handler<api_tool_call> h(recording_sink{}, handler_options{.segment_id_prefix = {}, .choice = 0, .native_limits = limits});
     chunk_response c;
     c.tool_calls = {{0, "a", "write_file", R"({"path":"a","content":")", false},
                     {1, "b", "get_weather", R"({"city":)", false}};

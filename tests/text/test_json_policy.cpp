@@ -17,7 +17,7 @@ using toolstream::test::check_chunk_invariance;
 using toolstream::test::run_pieces;
 using toolstream::test::run_whole;
 
-static_assert(native_tool_call_policy<toolstream::json_calls>);
+static_assert(parser_policy<toolstream::json_calls>);
 
 namespace {
 

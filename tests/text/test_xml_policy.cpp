@@ -88,7 +88,7 @@ std::size_t count(std::string_view haystack, std::string_view needle)
 
 } // namespace
 
-static_assert(native_tool_call_policy<xml>);
+static_assert(parser_policy<xml>);
 
 // ---- §5.1 XML write_file tool ----
 

@@ -19,13 +19,6 @@ void handler<Policy, Sink>::dispatcher::operator()(const segment_event& e)
 }
 
 template<parser_policy Policy, event_sink Sink>
-void handler<Policy, Sink>::dispatcher::operator()(consumed_markup m)
-    requires std::invocable<Sink&, consumed_markup>
-{
-    sink(m);
-}
-
-template<parser_policy Policy, event_sink Sink>
 error_code handler<Policy, Sink>::feed(const chunk_response& chunk)
 {
     if (finalized_)
@@ -33,10 +26,8 @@ error_code handler<Policy, Sink>::feed(const chunk_response& chunk)
     writer_.reasoning(chunk.reasoning);
     if (!chunk.content.empty())
         policy_.on_content(chunk.content, writer_);
-    if constexpr (native_tool_call_policy<Policy>) {
-        for (const auto& delta : chunk.tool_calls)
-            policy_.on_tool_call(delta, writer_);
-    }
+    for (const auto& delta : chunk.tool_calls)
+        native_.on_tool_call(delta, writer_);
     return writer_.take_reported();
 }
 
@@ -57,6 +48,7 @@ error_code handler<Policy, Sink>::finalize()
         return {};
     finalized_ = true;
     policy_.finalize(writer_);
+    native_.finalize(writer_);
     writer_.end_flow();
     return writer_.take_reported();
 }
@@ -65,6 +57,7 @@ template<parser_policy Policy, event_sink Sink>
 void handler<Policy, Sink>::reset()
 {
     policy_.reset();
+    native_.reset();
     writer_.reset();
     dispatch_.invocations.clear();
     if constexpr (requires(Sink& s) { s.clear(); })

@@ -30,6 +30,8 @@ auto pipeline<Provider, Policy, Sink>::state(std::size_t index) -> choice_state&
         slot->record.collect_text = options_.collect_text;
         handler_options h;
         h.segment_id_prefix = options_.segment_id_prefix;
+        h.choice = index;
+        h.native_limits = options_.native_limits;
         if (index > 0)
             h.segment_id_prefix += "c" + std::to_string(index) + ":";
         slot->handler = std::make_unique<handler_type>(detail::choice_sink<Sink>{&sink_, &slot->record},
@@ -55,23 +57,73 @@ void pipeline<Provider, Policy, Sink>::note(error_code ec, error_code& first, bo
         first = ec;
     if (!first_error_)
         first_error_ = ec;
-    if (of_stream && !stream_error_)
+    if (of_stream && !stream_error_) {
         stream_error_ = ec;
+        fail(ec.message());
+    }
+}
+
+template<class Provider, parser_policy Policy, event_sink Sink>
+    requires provider_traits<Provider>
+void pipeline<Provider, Policy, Sink>::start_response(const chunk_response* first_chunk)
+{
+    if (started_)
+        return;
+    started_ = true;
+    response_started r;
+    if (first_chunk != nullptr) {
+        r.id = first_chunk->response_id;
+        r.model = first_chunk->model;
+    }
+    deliver(r);
+}
+
+template<class Provider, parser_policy Policy, event_sink Sink>
+    requires provider_traits<Provider>
+void pipeline<Provider, Policy, Sink>::fail(std::string_view message)
+{
+    if (failed_)
+        return;
+    failed_ = true;
+    start_response(nullptr);
+    deliver(provider_failed{message});
+}
+
+// The converter's word, else: a broken stream is `error`, one that ended before the provider
+// said it was finished is `length`. A choice that stopped after complete calls made `tool_calls`.
+template<class Provider, parser_policy Policy, event_sink Sink>
+    requires provider_traits<Provider>
+finish_kind pipeline<Provider, Policy, Sink>::finish_of(const choice_state& c) const
+{
+    finish_kind kind = c.record.finish ? *c.record.finish
+                     : provider_error_ || stream_error_ ? finish_kind::error
+                                                        : finish_kind::length;
+    if (kind == finish_kind::stop)
+        for (const auto& inv : c.handler->invocations())
+            if (inv.is_complete())
+                return finish_kind::tool_calls;
+    return kind;
 }
 
 template<class Provider, parser_policy Policy, event_sink Sink>
     requires provider_traits<Provider>
 error_code pipeline<Provider, Policy, Sink>::route(std::size_t index, const chunk_response& chunk)
 {
+    start_response(&chunk);
     auto& st = state(index);
     if (!chunk.finish_reason.empty())
         st.record.summary.finish_reason = chunk.finish_reason;
+    if (chunk.finish)
+        st.record.finish = chunk.finish;
     st.record.summary.refusal.append(chunk.refusal);
     if (chunk.usage)
         usage_ = chunk.usage;
-    if (!chunk.error.empty())
+    const error_code ec = st.handler->feed(chunk);   // a limit the policy hit
+    if (!chunk.error.empty()) {
         provider_error_ = chunk.error;
-    return st.handler->feed(chunk);   // a limit the policy hit
+        fail(chunk.error);
+    }
+    return ec;
 }
 
 template<class Provider, parser_policy Policy, event_sink Sink>
@@ -101,10 +153,19 @@ error_code pipeline<Provider, Policy, Sink>::finish()
                                 [&](error_code ec) { note(ec, first); }};
     (void)decoder_.finish(on_event);
     converter_.finish(emit);
+    start_response(nullptr);
     state(0);   // an empty stream still has its one choice
     for (auto& c : choices_)
         if (c)
             note(c->handler->finalize(), first, false);
+    for (auto& c : choices_)
+        if (c) {
+            const auto& raw = c->record.summary.finish_reason;
+            deliver(choice_finished{c->record.summary.index, raw ? std::string_view(*raw) : std::string_view{},
+                                    finish_of(*c)});
+        }
+    if (usage_)
+        deliver(usage_reported{*usage_});
     finished_ = true;
     return first;
 }

@@ -4,7 +4,6 @@
 #include <toolstream/policies/detail/json_call_extract.hpp>
 #include <toolstream/policies/detail/json_call_tracker.hpp>
 #include <toolstream/policies/detail/marker_scanner.hpp>
-#include <toolstream/policies/detail/native_call_assembler.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/segment_writer.hpp>
 #include <toolstream/types.hpp>
@@ -40,10 +39,10 @@ struct json_calls_options {
 /// and END carries `{tool_name, arguments}`; invalid JSON or arguments END `invalid_arguments`
 /// (with `arguments: {}`); a stream ending inside a call ENDs it `incomplete`, its content flushed.
 /// A half-read signature at the end of the stream is text.
-///
-/// Native tool calls are assembled as api_tool_call does.
 class json_calls {
 public:
+    static constexpr std::string_view name = "json";   ///< As the registry and the CLI spell it.
+
     json_calls() = default;
     explicit json_calls(json_calls_options options) : options_(options)
     {
@@ -61,11 +60,6 @@ public:
         }
     }
 
-    template<class Writer>
-    void on_tool_call(const tool_call_delta& d, Writer& out)
-    {
-        native_.on_tool_call(d, out);
-    }
 
     template<class Writer>
     void finalize(Writer& out)
@@ -78,13 +72,11 @@ public:
             out.end(ref_, segment_status::incomplete, make_error_code(error::incomplete_call).message());
         }
         clear_state();
-        native_.finalize(out);
     }
 
     void reset()
     {
         clear_state();
-        native_.reset();
     }
 
     /// Bytes received but not yet emitted; never more than `max_held` after a feed.
@@ -230,7 +222,6 @@ private:
     std::string pending_;              // a call's JSON read before its START
     detail::json_signature_matcher signature_;
     detail::json_call_tracker tracker_;
-    detail::native_call_assembler native_;
     segment_ref ref_{};
     bool candidate_ = false;   // buf_ starts with a `{`/`[` whose signature is being read
     bool in_json_ = false;     // inside JSON that opened with a signature

@@ -2,11 +2,7 @@
 #pragma once
 
 #include <toolstream/error.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/json_calls.hpp>
-#include <toolstream/policies/passthrough.hpp>
-#include <toolstream/policies/sentinel.hpp>
-#include <toolstream/policies/xml.hpp>
+#include <toolstream/registry.hpp>
 #include <toolstream/types.hpp>
 
 #include <array>
@@ -19,15 +15,23 @@
 
 namespace toolstream {
 
-/// One of the policies, chosen at run time; a parser policy itself, so `handler<runtime_policy>`
-/// works like `handler<xml>`. Native tool calls go to the chosen policy when it assembles them
-/// (passthrough ignores them). Prefer a policy type when it is known at compile time: each call
-/// here is a std::visit.
+namespace detail {
+template<class List>
+struct variant_of;
+template<class... P>
+struct variant_of<type_list<P...>> {
+    using type = std::variant<P...>;
+};
+} // namespace detail
+
+/// One of the registered policies, chosen at run time; a parser policy itself, so
+/// `handler<runtime_policy>` works like `handler<xml>`. Prefer a policy type when it is known at
+/// compile time: each call here is a std::visit.
 class runtime_policy {
 public:
-    using variant_type = std::variant<api_tool_call, xml, json_calls, sentinel, passthrough>;
+    using variant_type = detail::variant_of<registered_policies>::type;
 
-    /// api_tool_call, the default of the reference.
+    /// The first registered policy (api_tool_call, the default of the reference).
     runtime_policy() = default;
 
     template<class Policy>
@@ -41,17 +45,6 @@ public:
     void on_content(std::string_view text, Writer& out)
     {
         std::visit([&](auto& p) { p.on_content(text, out); }, policy_);
-    }
-
-    template<class Writer>
-    void on_tool_call(const tool_call_delta& d, Writer& out)
-    {
-        std::visit(
-            [&](auto& p) {
-                if constexpr (requires { p.on_tool_call(d, out); })
-                    p.on_tool_call(d, out);
-            },
-            policy_);
     }
 
     template<class Writer>
@@ -90,10 +83,6 @@ private:
 
 namespace detail {
 
-// Names in the order of runtime_policy::variant_type's alternatives.
-inline constexpr std::array<std::string_view, std::variant_size_v<runtime_policy::variant_type>> policy_names{
-    "api_tool_call", "xml", "json", "sentinel", "passthrough"};
-
 template<std::size_t... I>
 runtime_policy make_policy_at(std::size_t index, std::index_sequence<I...>)
 {
@@ -106,17 +95,17 @@ runtime_policy make_policy_at(std::size_t index, std::index_sequence<I...>)
 
 inline std::string_view runtime_policy::name() const noexcept
 {
-    return detail::policy_names[policy_.index()];
+    return policy_names[policy_.index()];
 }
 
-/// The policy called `name` ("api_tool_call", "xml", "json", "sentinel", "passthrough"), with
-/// default options; any other name fails with error::unknown_parser.
+/// The registered policy called `name` (or an alias of it), with default options; any other
+/// name fails with error::unknown_parser.
 inline result<runtime_policy> make_policy(std::string_view name)
 {
-    for (std::size_t i = 0; i < detail::policy_names.size(); ++i)
-        if (detail::policy_names[i] == name)
-            return detail::make_policy_at(i, std::make_index_sequence<detail::policy_names.size()>{});
-    return make_error_code(error::unknown_parser);
+    const std::size_t i = detail::index_of(policy_names, canonical_policy_name(name));
+    if (i == policy_names.size())
+        return make_error_code(error::unknown_parser);
+    return detail::make_policy_at(i, std::make_index_sequence<policy_names.size()>{});
 }
 
 /// The environment variable TOOLSTREAM_STREAM_PARSER when it names a policy, else
@@ -125,10 +114,9 @@ inline std::string_view default_policy_name()
 {
     const char* env = std::getenv("TOOLSTREAM_STREAM_PARSER");
     if (env != nullptr)
-        for (auto name : detail::policy_names)
-            if (name == env)
-                return name;
-    return detail::policy_names[0];
+        if (auto name = canonical_policy_name(env); !name.empty())
+            return name;
+    return policy_names[0];
 }
 
 } // namespace toolstream

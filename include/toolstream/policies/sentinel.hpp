@@ -2,8 +2,8 @@
 #pragma once
 
 #include <toolstream/policies/detail/marker_scanner.hpp>
-#include <toolstream/policies/detail/native_call_assembler.hpp>
 #include <toolstream/policies/detail/sentinel_header.hpp>
+#include <toolstream/policies/detail/xml_arguments.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/segment_writer.hpp>
 #include <toolstream/types.hpp>
@@ -40,10 +40,10 @@ struct sentinel_options {
 /// - markers and the header are consumed markup; a `text` block is a text segment of its own.
 /// A stream ending inside a body ENDs the block `incomplete` after flushing its content; a
 /// half-read opening is text. Bytes held after a feed: at most 10 (a marker prefix) or `max_held`.
-///
-/// Native tool calls are assembled as api_tool_call does.
 class sentinel {
 public:
+    static constexpr std::string_view name = "sentinel";   ///< As the registry and the CLI spell it.
+
     sentinel() = default;
     explicit sentinel(sentinel_options options) : options_(options)
     {
@@ -61,11 +61,6 @@ public:
         }
     }
 
-    template<class Writer>
-    void on_tool_call(const tool_call_delta& d, Writer& out)
-    {
-        native_.on_tool_call(d, out);
-    }
 
     template<class Writer>
     void finalize(Writer& out)
@@ -78,14 +73,12 @@ public:
         }
         buf_.clear();
         state_ = state::text;
-        native_.finalize(out);
     }
 
     void reset()
     {
         buf_.clear();
         state_ = state::text;
-        native_.reset();
     }
 
     /// Bytes received but not yet emitted.
@@ -139,7 +132,12 @@ private:
                     return pos;
                 out.markup(v.substr(pos, detail::sentinel_end_marker.size()));
                 pos += detail::sentinel_end_marker.size();
-                out.end(ref_, error_.empty() ? segment_status::complete : segment_status::invalid_arguments, error_);
+                if (!error_.empty())
+                    out.end(ref_, segment_status::invalid_arguments, error_);
+                else if (kind_ == segment_type::tool_call)
+                    detail::end_with_content_arguments(out, ref_);
+                else
+                    out.end(ref_);
                 state_ = state::text;
                 break;
             }
@@ -157,6 +155,7 @@ private:
             return;
         }
         out.markup(opening);
+        kind_ = block->type;
         ref_ = out.start(block->type, std::move(block->metadata));
         error_ = std::move(block->error);
         state_ = state::body;
@@ -165,8 +164,8 @@ private:
     sentinel_options options_;
     detail::scan_buffer buf_;   // a marker prefix, or an opening being read
     detail::sentinel_opening_reader opening_;
-    detail::native_call_assembler native_;
     segment_ref ref_{};
+    segment_type kind_ = segment_type::text;
     std::string error_;         // why the open block's header arguments are unusable
     state state_ = state::text;
 };

@@ -3,7 +3,6 @@
 
 #include <toolstream/error.hpp>
 #include <toolstream/policies/detail/marker_scanner.hpp>
-#include <toolstream/policies/detail/native_call_assembler.hpp>
 #include <toolstream/policies/detail/xml_block.hpp>
 #include <toolstream/policies/detail/xml_lexing.hpp>
 #include <toolstream/types.hpp>
@@ -73,10 +72,10 @@ struct xml_options {
 ///   `max_held_body` while a file body waits for its path.
 /// - finalize(): held text goes out as text (a half-read opening tag included); an open block
 ///   flushes what it holds and ENDs `incomplete` (so its invocation is never complete).
-///
-/// Native tool calls (`on_tool_call`) are assembled as the api_tool_call policy does.
 class xml {
 public:
+    static constexpr std::string_view name = "xml";   ///< As the registry and the CLI spell it.
+
     xml() = default;
     explicit xml(xml_options options) : options_(options) {}
 
@@ -88,11 +87,6 @@ public:
         }
     }
 
-    template<class Writer>
-    void on_tool_call(const tool_call_delta& d, Writer& out)
-    {
-        calls_.on_tool_call(d, out);
-    }
 
     template<class Writer>
     void finalize(Writer& out)
@@ -103,14 +97,12 @@ public:
             out.text(buf_.view());
         buf_.clear();
         state_ = state::text;
-        calls_.finalize(out);
     }
 
     void reset()
     {
         buf_.clear();
         block_.reset();
-        calls_.reset();
         state_ = state::text;
         hint_ = 0;
     }
@@ -249,7 +241,6 @@ private:
     opener opener_ = opener::tool;
     std::size_t hint_ = 0;   // how far the opening tag being read was searched
     detail::xml_block block_;
-    detail::native_call_assembler calls_;
 };
 
 } // namespace toolstream

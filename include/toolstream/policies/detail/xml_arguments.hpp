@@ -22,6 +22,7 @@
 #pragma once
 
 #include <toolstream/error.hpp>
+#include <toolstream/segment_writer.hpp>
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -372,6 +373,32 @@ inline result<boost::json::object> parse_xml_arguments(std::string_view xml,
     if (stack.size() > 1)
         return boost::json::object{};
     return std::move(stack[0].members);
+}
+
+} // namespace toolstream::detail
+
+namespace toolstream::detail {
+
+/// Ends a tool_call segment `complete` whose arguments are its content: a JSON object written
+/// as is, or XML arguments (`<arg name="k">v</arg>`…) given to the writer as their JSON. A
+/// segment whose metadata already holds `arguments` keeps them. XML that does not parse ends it
+/// `invalid_arguments`.
+template<class Writer>
+void end_with_content_arguments(Writer& out, segment_ref ref)
+{
+    const std::string_view body = out.content_of(ref);
+    const auto first = body.find_first_not_of(" \t\r\n");
+    if (out.metadata(ref).contains("arguments") || first == std::string_view::npos) {
+        out.end(ref);
+    } else if (body[first] == '{') {
+        out.arguments(ref, body);
+        out.end(ref);
+    } else if (auto parsed = parse_xml_arguments(body)) {
+        out.metadata(ref)["arguments"] = std::move(*parsed);
+        out.end(ref);
+    } else {
+        out.end(ref, segment_status::invalid_arguments, parsed.error().message());
+    }
 }
 
 } // namespace toolstream::detail

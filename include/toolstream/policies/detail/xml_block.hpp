@@ -147,8 +147,10 @@ private:
     void finish(segment_status status, W& out)
     {
         if (!started_)
-            start(out);   // a file tool without a path: the adapter reports it
-        if (status == segment_status::complete) {
+            start(out);   // a file tool without a path: the writer reports it
+        if (status == segment_status::complete && type_ == segment_type::tool_call)
+            end_with_content_arguments(out, ref_);
+        else if (status == segment_status::complete) {
             out.end(ref_);
         } else {
             const std::string why = make_error_code(error::incomplete_call).message();

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <toolstream/policies/detail/native_call_assembler.hpp>
-#include <toolstream/detail/parse_json.hpp>
 
 #include <boost/json/error.hpp>
 #include <boost/json/parse.hpp>
@@ -93,6 +92,7 @@ void native_call_assembler::append_arguments(call& c, std::string_view fragment,
         return;
     case kind::generic:
         out.content(*c.segment, fragment);   // the writer keeps tool content: no second copy
+        out.arguments(*c.segment, fragment);
         return;
     case kind::file:
         break;
@@ -111,9 +111,12 @@ void native_call_assembler::append_arguments(call& c, std::string_view fragment,
             s.self->start_segment(*s.c, *s.out);
         }};
     const bool failed = static_cast<bool>(c.decoder->error());
+    const bool started = c.segment.has_value();   // else start_segment passes this fragment on
     c.decoder->write(fragment, callbacks);   // a failure is kept by the decoder for end_call
     if (!failed && c.decoder->error())
         catch_up(c, out);
+    if (started)
+        out.arguments(*c.segment, fragment);
 }
 
 template<class Writer>
@@ -165,6 +168,8 @@ void native_call_assembler::start_segment(call& c, Writer& out)
         : c.name == "write_file"                   ? segment_type::write_file
                                                    : segment_type::patch_file;
     c.segment = out.start(type, std::move(metadata), c.call_id);
+    if (c.type == kind::file)
+        out.arguments(*c.segment, c.raw);   // the provider's fragments so far, verbatim
     if (!c.held.empty()) {
         out.content(*c.segment, c.held);
         std::string().swap(c.held);
@@ -177,36 +182,15 @@ void native_call_assembler::end_call(call& c, segment_status status, Writer& out
     if (!c.segment)
         start_segment(c, out);   // a file call without a path, or a call that never got a name
     std::string error_text;
+    if (c.type == kind::unnamed) {
+        out.content(*c.segment, c.raw);
+        out.arguments(*c.segment, c.raw);
+    }
     if (why != error{}) {
-        if (c.type == kind::unnamed)
-            out.content(*c.segment, c.raw);
         error_text = make_error_code(why).message();
     } else if (c.type == kind::unnamed) {
-        out.content(*c.segment, c.raw);
         status = segment_status::invalid_arguments;
         error_text = make_error_code(error::missing_tool_name).message();
-    } else if (c.type == kind::generic && status == segment_status::complete) {
-        const std::string_view raw = out.content_of(*c.segment);
-        if (raw.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-            out.metadata(*c.segment)["arguments"] = boost::json::object{};
-        } else {
-            boost::json::parse_options options;
-            options.max_depth = limits_.max_depth;
-            error_code ec;
-            auto parsed = parse_json(raw, ec, options);
-            if (ec == boost::json::error::too_deep) {
-                ec = error::nesting_too_deep;
-                out.report(ec);   // a limit, reported like the others; bad JSON is only a status
-            }
-            if (!ec && !parsed.is_object())
-                ec = error::invalid_arguments;
-            if (ec) {
-                status = segment_status::invalid_arguments;
-                error_text = ec.message();
-            } else {
-                out.metadata(*c.segment)["arguments"] = std::move(parsed.as_object());
-            }
-        }
     } else if (c.type == kind::file && status == segment_status::complete) {
         if (error_code ec = c.decoder->error()) {
             status = segment_status::invalid_arguments;
@@ -231,7 +215,7 @@ void native_call_assembler::end_call(call& c, segment_status status, Writer& out
             error_text = "arguments JSON ends before its closing brace";
         }
     }
-    out.end(*c.segment, status, error_text, c.type == kind::generic ? std::string_view{} : c.raw);
+    out.end(*c.segment, status, error_text);   // the writer parses the arguments of a complete call
     c.ended = true;
     c.decoder.reset();
     std::string().swap(c.raw);

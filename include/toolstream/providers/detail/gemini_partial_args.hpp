@@ -1,7 +1,7 @@
 // JSON text for a Vertex AI streamed function call, built from its `partialArgs` pieces.
 #pragma once
 
-#include <toolstream/providers/detail/compact_json.hpp>
+#include <toolstream/detail/compact_json.hpp>
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>

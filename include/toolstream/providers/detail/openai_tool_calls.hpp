@@ -3,7 +3,7 @@
 #pragma once
 
 #include <toolstream/providers/detail/chunk_builder.hpp>
-#include <toolstream/providers/detail/compact_json.hpp>
+#include <toolstream/detail/compact_json.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/types.hpp>
 

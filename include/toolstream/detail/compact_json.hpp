@@ -1,7 +1,8 @@
 // Compact JSON text as JavaScript's JSON.stringify writes it, appended to a caller's string.
 //
 // Providers that send tool arguments as objects (Gemini `args`, Ollama `arguments`) or as typed
-// pieces (Gemini `partialArgs`) need their text form. boost::json::serialize is not used: it
+// pieces (Gemini `partialArgs`) need their text form, and so do the argument fragments the
+// segment writer makes. Escaping the pieces of a text one by one gives the escape of the whole. boost::json::serialize is not used: it
 // writes `1E21` and `5E-1`, and `Infinity` for an overflowing number, and it returns a fresh
 // string, while these functions append into a buffer whose capacity the caller reuses.
 #pragma once
@@ -43,6 +44,14 @@ inline void append_json_escaped(std::string& out, std::string_view s)
         }
     }
     out.append(s.data() + run, s.size() - run);
+}
+
+/// Appends `s` as a whole JSON string, quotes included.
+inline void append_json_string(std::string& out, std::string_view s)
+{
+    out += '"';
+    append_json_escaped(out, s);
+    out += '"';
 }
 
 /// Appends a double as ECMAScript Number::toString does (shortest round-trip digits, fixed

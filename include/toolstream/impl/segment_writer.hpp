@@ -1,0 +1,221 @@
+// Out-of-line members of toolstream::segment_writer: content, argument fragments and END.
+#pragma once
+
+#include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/parse_json.hpp>
+#include <toolstream/segment_writer.hpp>
+
+
+namespace toolstream {
+
+template<class Target>
+void segment_writer<Target>::content(segment_ref r, std::string_view delta)
+{
+    if (delta.empty())
+        return;
+    auto& s = slot(r);
+    std::size_t from = std::string::npos;
+    if (is_tool_segment(s.type)) {
+        s.content.append(delta);
+        if (s.writer != fragments::policy && find_tool_syntax(s.type) != nullptr) {
+            from = s.arguments.size();
+            if (s.writer == fragments::none)
+                generate_opening(s);
+            detail::append_json_escaped(s.arguments, delta);
+        }
+    }
+    auto e = event_of(segment_event_type::SEGMENT_CONTENT, s);
+    e.delta = delta;
+    (*target_)(e);
+    if (from != std::string::npos)
+        emit_fragment(s, from);
+}
+
+template<class Target>
+void segment_writer<Target>::arguments(segment_ref r, std::string_view json)
+{
+    if (json.empty())
+        return;
+    auto& s = slot(r);
+    s.writer = fragments::policy;   // after generated fragments this is no JSON: END says so
+    const std::size_t from = s.arguments.size();
+    s.arguments.append(json);
+    emit_fragment(s, from);
+}
+
+template<class Target>
+void segment_writer<Target>::emit_fragment(open_segment& s, std::size_t from)
+{
+    if (from >= s.arguments.size())
+        return;
+    argument_fragment f;
+    f.segment_id = s.id;
+    f.segment_kind = s.type;
+    f.json = std::string_view(s.arguments).substr(from);
+    f.choice = options_.choice;
+    deliver(f);
+}
+
+// `{"path":"…","content":"` (the path only when known by now).
+template<class Target>
+void segment_writer<Target>::generate_opening(open_segment& s)
+{
+    const tool_syntax& syntax = *find_tool_syntax(s.type);
+    s.writer = fragments::generated;
+    s.arguments.push_back('{');
+    if (!syntax.required_metadata.empty()) {
+        auto it = s.metadata.find(syntax.required_metadata);
+        if (it != s.metadata.end() && it->value().is_string()) {
+            detail::append_json_string(s.arguments, syntax.required_metadata);
+            s.arguments.push_back(':');
+            detail::append_json_string(s.arguments, it->value().get_string());
+            s.arguments.push_back(',');
+        } else {
+            s.late_required = true;
+        }
+    }
+    detail::append_json_string(s.arguments, syntax.content_argument);
+    s.arguments.append(":\"");
+}
+
+template<class Target>
+void segment_writer<Target>::finish_fragments(open_segment& s, segment_status status)
+{
+    if (status == segment_status::incomplete || s.writer == fragments::policy)
+        return;
+    const std::size_t from = s.arguments.size();
+    const tool_syntax* syntax = find_tool_syntax(s.type);
+    if (syntax == nullptr) {
+        auto it = s.metadata.find("arguments");
+        if (it != s.metadata.end() && it->value().is_object())
+            detail::append_compact_json(s.arguments, it->value());
+        else
+            s.arguments = "{}";
+        emit_fragment(s, from);
+        return;
+    }
+    if (s.writer == fragments::none) {
+        generate_opening(s);
+        // A command may come in the metadata instead of the content (a sentinel header, say).
+        for (std::string_view key : {syntax->content_argument, std::string_view("cmd")})
+            if (auto it = s.metadata.find(key); syntax->type == segment_type::run_bash && it != s.metadata.end()
+                                                 && it->value().is_string()) {
+                detail::append_json_escaped(s.arguments, it->value().get_string());
+                break;
+            }
+    }
+    s.arguments.push_back('"');
+    auto append_member = [&](std::string_view key) {
+        if (auto it = s.metadata.find(key); it != s.metadata.end()) {
+            s.arguments.push_back(',');
+            detail::append_json_string(s.arguments, key);
+            s.arguments.push_back(':');
+            detail::append_compact_json(s.arguments, it->value());
+        }
+    };
+    if (s.late_required)
+        append_member(syntax->required_metadata);
+    for (auto key : syntax->extra_metadata)
+        if (!key.empty())
+            append_member(key);
+    s.arguments.push_back('}');
+    emit_fragment(s, from);
+}
+
+template<class Target>
+segment_status segment_writer<Target>::parse_arguments(open_segment& s, segment_status status)
+{
+    if (status != segment_status::complete)
+        return status;
+    boost::json::parse_options options;
+    options.max_depth = options_.max_depth;
+    options.allow_invalid_utf8 = true;   // model text is kept byte for byte, whatever it is
+    error_code ec;
+    auto v = detail::parse_json(s.arguments, ec, options);
+    if (ec == boost::json::error::too_deep) {
+        ec = error::nesting_too_deep;
+        report(ec);   // a limit, reported like the others; bad JSON is only a status
+    } else if (!ec && !v.is_object()) {
+        ec = error::invalid_arguments;
+    }
+    if (ec) {
+        s.error = ec.message();
+        return segment_status::invalid_arguments;
+    }
+    s.parsed = std::move(v.get_object());
+    if (const tool_syntax* syntax = find_tool_syntax(s.type)) {
+        for (auto key : {syntax->required_metadata, syntax->content_argument}) {
+            if (key.empty() || (key == syntax->content_argument && syntax->type != segment_type::run_bash))
+                continue;
+            auto it = s.parsed.find(key);
+            if (it == s.parsed.end() || !it->value().is_string() || it->value().get_string().empty()) {
+                s.error = "missing required argument '" + std::string(key) + "'";
+                return segment_status::invalid_arguments;
+            }
+        }
+    } else {
+        s.metadata["arguments"] = s.parsed;
+    }
+    return segment_status::complete;
+}
+
+template<class Target>
+void segment_writer<Target>::end(segment_ref r, segment_status status, std::string_view error)
+{
+    auto& s = slot(r);
+    s.error.clear();
+    auto e = event_of(segment_event_type::SEGMENT_END, s);
+    if (is_tool_segment(s.type)) {
+        finish_fragments(s, status);
+        const segment_status given = status;
+        status = parse_arguments(s, status);
+        if (status != given)
+            error = s.error;
+        if (status == segment_status::complete)
+            e.arguments = &s.parsed;
+        e.arguments_text = s.arguments;
+    }
+    e.metadata = &s.metadata;
+    e.status = status;
+    e.error = error;
+    (*target_)(e);
+    s.open = false;
+    // A large body is not kept alive by a free slot.
+    constexpr std::size_t keep = std::size_t{1} << 20;
+    for (std::string* buffer : {&s.content, &s.arguments})
+        if (buffer->capacity() > keep)
+            std::string().swap(*buffer);
+    s.parsed = {};
+    free_.push_back(index(r));
+}
+
+template<class Target>
+segment_ref segment_writer<Target>::open(segment_type type, boost::json::object metadata, std::string_view id)
+{
+    std::uint32_t i;
+    if (!free_.empty()) {
+        i = free_.back();
+        free_.pop_back();
+    } else {
+        i = static_cast<std::uint32_t>(slots_.size());
+        slots_.emplace_back();
+    }
+    auto& s = slots_[i];
+    if (id.empty())
+        s.id.assign(options_.id_prefix).append("seg_").append(std::to_string(++counter_));
+    else
+        s.id.assign(id);
+    s.type = type;
+    s.metadata = std::move(metadata);
+    s.content.clear();
+    s.arguments.clear();
+    s.writer = fragments::none;
+    s.late_required = false;
+    s.open = true;
+    auto e = event_of(segment_event_type::SEGMENT_START, s);
+    e.metadata = &s.metadata;
+    (*target_)(e);
+    return segment_ref{i};
+}
+
+} // namespace toolstream

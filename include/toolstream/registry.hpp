@@ -1,0 +1,76 @@
+// The one list of providers and parser policies. Runtime selection by name, the CLI's names, a
+// provider's framing and the fuzz targets all derive from it: adding a provider or a policy is
+// one line here.
+#pragma once
+
+#include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/policies/json_calls.hpp>
+#include <toolstream/policies/sentinel.hpp>
+#include <toolstream/policies/xml.hpp>
+#include <toolstream/providers/anthropic.hpp>
+#include <toolstream/providers/gemini.hpp>
+#include <toolstream/providers/mistral.hpp>
+#include <toolstream/providers/ollama.hpp>
+#include <toolstream/providers/openai_chat.hpp>
+#include <toolstream/providers/openai_responses.hpp>
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <utility>
+
+namespace toolstream {
+
+template<class... T>
+struct type_list {
+    static constexpr std::size_t size = sizeof...(T);
+};
+
+/// Provider tags, each with its `provider_converter` (whose `name` the CLI takes).
+using registered_providers = type_list<openai_chat, openai_responses, anthropic, gemini, ollama, mistral>;
+
+/// Parser policies, each with a static `name`. The first is the default.
+using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel>;
+
+/// Other names a policy answers to: {alias, name}.
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 1> policy_aliases{{
+    {"passthrough", "api_tool_call"},
+}};
+
+namespace detail {
+
+template<class List>
+struct names_of;
+template<class... P>
+struct names_of<type_list<P...>> {
+    static constexpr std::array<std::string_view, sizeof...(P)> policies{P::name...};
+    static constexpr std::array<std::string_view, sizeof...(P)> providers{provider_converter<P>::name...};
+    static constexpr std::array<framing, sizeof...(P)> framings{provider_converter<P>::wire_framing...};
+};
+
+/// Index of `name` in `names`, or names.size().
+template<std::size_t N>
+constexpr std::size_t index_of(const std::array<std::string_view, N>& names, std::string_view name) noexcept
+{
+    std::size_t i = 0;
+    while (i < N && names[i] != name)
+        ++i;
+    return i;
+}
+
+} // namespace detail
+
+inline constexpr auto policy_names = detail::names_of<registered_policies>::policies;
+inline constexpr auto provider_names = detail::names_of<registered_providers>::providers;
+inline constexpr auto provider_framings = detail::names_of<registered_providers>::framings;
+
+/// The registered policy name `name` stands for (itself, or what an alias names); empty if none.
+constexpr std::string_view canonical_policy_name(std::string_view name) noexcept
+{
+    for (const auto& [alias, target] : policy_aliases)
+        if (alias == name)
+            return target;
+    return detail::index_of(policy_names, name) < policy_names.size() ? name : std::string_view{};
+}
+
+} // namespace toolstream
