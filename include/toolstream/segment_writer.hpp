@@ -44,8 +44,8 @@ struct writer_options {
 /// came late, and `}`. A tool_call segment whose policy wrote none but set metadata `arguments`
 /// gets them as one fragment at END.
 ///
-/// END of a tool segment that its policy ends `complete` parses the joined fragments (`{}` when
-/// there are none); JSON that is not an object, or a file/shell tool without its required field,
+/// END of a tool segment that its policy ends `complete` parses the joined fragments (no
+/// fragments, or only whitespace, stand for `{}`, as a native call's `"arguments":""` does); JSON that is not an object, or a file/shell tool without its required field,
 /// makes it `invalid_arguments`. The parsed object is the END event's `arguments` (and, for
 /// tool_call segments, metadata `arguments`, as the reference's events carry it).
 template<class Target>

@@ -45,16 +45,13 @@ inline boost::json::value parse_arguments_raw(std::string_view raw)
     return v;
 }
 
-/// A call's `arguments` for the summary: the raw text parsed as JSON when it is JSON (the wire
-/// semantics above), else what the policy parsed (XML arguments, a file body), null if invalid.
+/// A call's `arguments` for the summary: the invocation's own when it is complete; else its
+/// argument text read with the wire semantics above (a truncated call's text is usually null).
 inline boost::json::value summary_arguments(const tool_invocation& inv)
 {
-    const auto first = inv.arguments_raw.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos || inv.arguments_raw[first] == '{' || inv.arguments_raw[first] == '[')
-        return parse_arguments_raw(inv.arguments_raw);
-    if (inv.status == invocation_status::invalid_arguments)
-        return nullptr;
-    return inv.arguments;
+    if (inv.is_complete())
+        return inv.arguments;
+    return parse_arguments_raw(inv.arguments_raw);
 }
 
 /// The summary as `toolstream-replay --emit summary` prints it (the `.expected.json` shape).

@@ -76,11 +76,14 @@ TEST_CASE("fuzz regression: a file body that is not a string is invalid, never a
     }
     const auto patch = stream_call("patch_file", R"({"path":"a","patch":["@@"]})");
     CHECK(patch.status == invocation_status::invalid_arguments);
-    // Other keys may hold anything; a missing body is still an empty file.
+    // Other keys may hold anything; a missing body is still a complete call (an empty file), whose
+    // arguments are what the provider sent.
     const auto ok = stream_call("write_file", R"({"path":"a","mode":{"x":[1]},"content":"hi"})", 1);
     CHECK(ok.is_complete());
     CHECK(ok.arguments.at("content") == "hi");
-    CHECK(stream_call("write_file", R"({"path":"a"})").arguments.at("content") == "");
+    const auto no_body = stream_call("write_file", R"({"path":"a"})");
+    CHECK(no_body.is_complete());
+    CHECK(no_body.arguments == boost::json::object{{"path", "a"}});
 }
 
 // fuzz_api_tool_call: with a key repeated, the streamed body was both values joined and the

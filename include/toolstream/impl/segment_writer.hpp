@@ -89,8 +89,6 @@ void segment_writer<Target>::finish_fragments(open_segment& s, segment_status st
         auto it = s.metadata.find("arguments");
         if (it != s.metadata.end() && it->value().is_object())
             detail::append_compact_json(s.arguments, it->value());
-        else
-            s.arguments = "{}";
         emit_fragment(s, from);
         return;
     }
@@ -129,9 +127,12 @@ segment_status segment_writer<Target>::parse_arguments(open_segment& s, segment_
         return status;
     boost::json::parse_options options;
     options.max_depth = options_.max_depth;
-    options.allow_invalid_utf8 = true;   // model text is kept byte for byte, whatever it is
+    // A body the writer encoded is model text, kept byte for byte whatever it is; JSON a policy
+    // passed on is held to RFC 8259.
+    options.allow_invalid_utf8 = s.writer == fragments::generated;
     error_code ec;
-    auto v = detail::parse_json(s.arguments, ec, options);
+    const bool blank = s.arguments.find_first_not_of(" \t\r\n") == std::string::npos;
+    auto v = blank ? boost::json::value(boost::json::object()) : detail::parse_json(s.arguments, ec, options);
     if (ec == boost::json::error::too_deep) {
         ec = error::nesting_too_deep;
         report(ec);   // a limit, reported like the others; bad JSON is only a status
