@@ -2,9 +2,13 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/sinks.hpp>
+#include <toolstream/pipeline.hpp>
+#include <toolstream/policies/xml.hpp>
+#include <toolstream/providers/openai_chat.hpp>
 
 #include "catch_compat.hpp"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -84,4 +88,47 @@ TEST_CASE("null sink discards events while invocations are still built", "[sinks
     REQUIRE(!h.feed(one_call("write_file", R"({"path":"p","content":"c"})")));
     REQUIRE(h.invocations().size() == 1);
     CHECK(h.invocations()[0].arguments.at("content") == "c");
+}
+
+namespace {
+
+// Counts each kind of event it gets.
+struct kind_counter {
+    std::map<std::string, int>* counts;
+    void operator()(const segment_event&) const { ++(*counts)["segment_event"]; }
+    void operator()(const tool_invocation&) const { ++(*counts)["tool_invocation"]; }
+    void operator()(const argument_fragment&) const { ++(*counts)["argument_fragment"]; }
+    void operator()(const consumed_markup&) const { ++(*counts)["consumed_markup"]; }
+    void operator()(const response_started&) const { ++(*counts)["response_started"]; }
+    void operator()(const choice_finished&) const { ++(*counts)["choice_finished"]; }
+    void operator()(const usage_reported&) const { ++(*counts)["usage_reported"]; }
+    void operator()(const provider_failed&) const { ++(*counts)["provider_failed"]; }
+};
+
+} // namespace
+
+TEST_CASE("sinks: the pipeline, the handler, tee_sink and callback_sink forward every kind of event", "[sinks]")
+{
+    // xml markup in the content, a native call, usage, then a provider error: every kind occurs.
+    const std::string sse =
+        R"(data: {"id":"c1","model":"m","choices":[{"index":0,"delta":{"content":"<tool name=\"f\"><arguments><arg name=\"a\">1</arg></arguments></tool>"}}]})"
+        "\n\n"
+        R"(data: {"id":"c1","model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"g","arguments":"{}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":1,"completion_tokens":2}})"
+        "\n\n"
+        R"(data: {"error":{"message":"boom"}})"
+        "\n\n";
+    std::map<std::string, int> direct, through_callback;
+    auto generic = [&](const auto& e) { kind_counter{&through_callback}(e); };
+    using sink_type = tee_sink<kind_counter, callback_sink<decltype(generic)>>;
+    pipeline<openai_chat, xml, sink_type> p(sink_type{kind_counter{&direct}, callback_sink{generic}});
+    (void)p.write(sse);
+    (void)p.finish();
+    for (const char* kind : {"segment_event", "tool_invocation", "argument_fragment", "consumed_markup",
+                             "response_started", "choice_finished", "usage_reported", "provider_failed"}) {
+        INFO(kind);
+        CHECK(direct[kind] > 0);
+        CHECK(through_callback[kind] == direct[kind]);
+    }
+    CHECK(direct["tool_invocation"] == 2);
+    CHECK(direct["response_started"] == 1);
 }

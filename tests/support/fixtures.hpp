@@ -38,6 +38,15 @@ struct fixture {
     boost::json::value expected;
 };
 
+/// The provider (as toolstream names it) that reads the streams of a fixture folder.
+inline std::string provider_of(const fixture& f)
+{
+    const auto& d = f.provider_dir;
+    if (d == "deepseek" || d == "groq" || d == "xai" || d == "alibaba")
+        return "openai_chat";   // OpenAI-compatible vendors
+    return d;
+}
+
 /// Every `*.sse` / `*.ndjson` with an `.expected.json` beside it, in the given provider folders
 /// (all folders when `dirs` is empty), sorted by name.
 inline std::vector<fixture> load_fixtures(const std::vector<std::string>& dirs = {})
