@@ -1,0 +1,60 @@
+// The summary reports each call as its invocation: same name, arguments and status, every policy.
+#include <toolstream/registry.hpp>
+#include <toolstream/runtime_pipeline.hpp>
+
+#include "catch_compat.hpp"
+#include "support/event_log.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include <string>
+
+using namespace toolstream;
+
+namespace {
+
+std::string content_event(std::string_view text)
+{
+    boost::json::object delta{{"content", text}};
+    boost::json::object choice{{"index", 0}, {"delta", std::move(delta)}};
+    return "data: " + boost::json::serialize(boost::json::object{{"choices", boost::json::array{choice}}}) + "\n\n";
+}
+
+} // namespace
+
+TEST_CASE("summary: every policy's calls are reported with the invocation's arguments", "[summary]")
+{
+    // One call in each text format, and a native call beside them.
+    const std::string text =
+        R"(A <tool name="lookup"><arguments><arg name="q">x</arg></arguments></tool> )"
+        R"(B {"tool": {"function": "ls", "parameters": {"dir": "."}}} )"
+        R"(C [[SEG_START {"type":"write_file","path":"a.txt"}]]hello[[SEG_END]] end)";
+    std::string sse;
+    for (std::size_t at = 0; at < text.size(); at += 9)
+        sse += content_event(text.substr(at, 9));
+    sse += R"(data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_n","function":{"name":"native","arguments":"{\"k\":1}"}}]},"finish_reason":"tool_calls"}]})"
+           "\n\n";
+    std::size_t checked = 0;
+    for (auto name : policy_names) {
+        auto made = runtime_pipeline<test::event_log>::create("openai_chat", name);
+        REQUIRE(made.has_value());
+        auto& p = **made;
+        REQUIRE(!p.write(sse));
+        REQUIRE(!p.finish());
+        const auto& invocations = p.sink().invocations;
+        const auto summary = p.summary();
+        INFO(name);
+        REQUIRE(summary.choices.size() == 1);
+        REQUIRE(summary.choices[0].tool_calls == invocations);
+        CHECK(invocations.size() == (name == "api_tool_call" ? 1u : 2u));
+        const auto json = to_json(summary, "openai_chat", "sse");
+        const auto& calls = json.at("choices").at(0).at("tool_calls").as_array();
+        for (std::size_t i = 0; i < invocations.size(); ++i) {
+            CHECK(invocations[i].is_complete());
+            CHECK(calls[i].at("arguments") == boost::json::value(invocations[i].arguments));
+            CHECK(calls[i].at("arguments_raw").as_string() == invocations[i].arguments_raw);
+            ++checked;
+        }
+    }
+    CHECK(checked == policy_names.size() * 2 - 1);
+}
