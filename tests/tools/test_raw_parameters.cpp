@@ -115,7 +115,7 @@ TEST_CASE("raw parameters: booleans, null, objects and arrays", "[tools][raw]")
     for (const char* raw : {"{'a': 1}", "[1,", "[1, 2]", "3", R"("{}")", "{\"a\": 1e999}"})
         CHECK(convert(R"({"type":"object"})", raw) == quoted(raw));
     CHECK(convert(R"({"type":"array"})", R"({"a":1})") == quoted(R"({"a":1})"));
-    CHECK(convert(R"({"type":"object"})", R"({"a": 0e400})") == X
+    CHECK(convert(R"({"type":"object"})", R"({"a": 0e400})") == R"({"a":0E0})");   // Boost's NaN repaired to 0
 }
 
 TEST_CASE("raw parameters: type lists and anyOf, with null", "[tools][raw]")
