@@ -40,7 +40,7 @@ struct tool {
     std::string name;
     std::string description;
 
-    tool(std::string tool_name, std::string tool_description = {})
+    explicit tool(std::string tool_name, std::string tool_description = {})
         : name(std::move(tool_name)), description(std::move(tool_description))
     {
     }

@@ -37,6 +37,7 @@ public:
     template<described_struct T>
     bool read_members(const boost::json::object& object, T& out)
     {
+        static_assert(field_docs_name_members<T>(), "toolstream::field_info<T> names a member that T does not describe");
         bool ok = true;
         boost::mp11::mp_for_each<described_members_of<T>>([&](auto member) {
             if (!ok)
