@@ -1,0 +1,299 @@
+// Schema-driven typing of raw-text parameter values, for the key/value text formats
+// (qwen3_coder, glm45, minimax_m2) whose values arrive as text: `<parameter=qty>3</parameter>`.
+// Light on purpose: Boost.JSON only, no Describe, so a text format can include it.
+//
+// convert_raw_parameter(schema, raw) follows vLLM's qwen3_coder `_convert_param_value`, with the
+// property's `type` (a string, the first non-"null" entry of a type list, or of `anyOf`/`oneOf`),
+// lower-cased and trimmed:
+//
+// | schema type                                        | raw text becomes                            |
+// |----------------------------------------------------|---------------------------------------------|
+// | none, `string`, `str`, `text`, `varchar`, `char`, `enum`, unknown | the string, unchanged         |
+// | `int*`, `uint*`, `long*`, `short*`, `unsigned*`     | an integer: `[+-]digits`, int64 or uint64   |
+// | `num*`, `float*`, `double`                         | a number; an integral one becomes an integer (`5.0` → `5`) |
+// | `boolean`, `bool`, `binary`                        | `true` / `false`, any case                  |
+// | `object`, `dict*` / `array`, `arr`, `list*`        | the JSON text parsed, if it is an object / array |
+// | `null`                                             | null                                        |
+//
+// `null` or `none` (any case) becomes null for every non-string type, and for a string type
+// that admits null (`["string","null"]`). Outside the string case, surrounding whitespace is
+// ignored. Any value that does not convert stays the string it was. Where vLLM differs: it
+// turns a boolean it cannot read into `false`, reads Python literals (`{'a': True}`, `1_000`)
+// with ast.literal_eval, accepts any JSON for object/array types, and keeps Python's big
+// integers; here those values stay strings (and integers beyond 64 bits stay strings).
+#pragma once
+
+#include <toolstream/detail/parse_json.hpp>
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+namespace toolstream {
+
+namespace detail {
+
+enum class raw_kind { string, integer, number, boolean, object, array, null };
+
+struct raw_type {
+    raw_kind kind = raw_kind::string;
+    bool nullable = false;
+};
+
+inline std::string_view trim_ascii(std::string_view s) noexcept
+{
+    constexpr std::string_view space = " \t\r\n\f\v";
+    const auto first = s.find_first_not_of(space);
+    if (first == std::string_view::npos)
+        return {};
+    return s.substr(first, s.find_last_not_of(space) - first + 1);
+}
+
+inline bool iequals(std::string_view a, std::string_view b) noexcept
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const char c = (a[i] >= 'A' && a[i] <= 'Z') ? static_cast<char>(a[i] - 'A' + 'a') : a[i];
+        if (c != b[i])
+            return false;
+    }
+    return true;
+}
+
+inline raw_kind raw_kind_of(std::string_view type_name)
+{
+    std::string t;
+    for (char c : trim_ascii(type_name))
+        t += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    const std::string_view n = t;
+    auto starts = [&](std::string_view p) { return n.substr(0, p.size()) == p; };
+    if (starts("int") || starts("uint") || starts("long") || starts("short") || starts("unsigned"))
+        return raw_kind::integer;
+    if (starts("num") || starts("float") || n == "double")
+        return raw_kind::number;
+    if (n == "boolean" || n == "bool" || n == "binary")
+        return raw_kind::boolean;
+    if (n == "object" || starts("dict"))
+        return raw_kind::object;
+    if (n == "array" || n == "arr" || starts("list"))
+        return raw_kind::array;
+    if (n == "null")
+        return raw_kind::null;
+    return raw_kind::string;
+}
+
+/// The first non-null type of a `type` value (a name or a list of names); notes a null one.
+inline bool take_type(const boost::json::value& type, raw_type& out)
+{
+    if (type.is_string()) {
+        out.kind = raw_kind_of(type.get_string());
+        out.nullable = out.nullable || out.kind == raw_kind::null;
+        return true;
+    }
+    if (!type.is_array())
+        return false;
+    bool picked = false;
+    for (const auto& entry : type.get_array()) {
+        if (!entry.is_string())
+            continue;
+        const raw_kind kind = raw_kind_of(entry.get_string());
+        if (kind == raw_kind::null)
+            out.nullable = true;
+        else if (!picked) {
+            out.kind = kind;
+            picked = true;
+        }
+    }
+    if (!picked && out.nullable)
+        out.kind = raw_kind::null;
+    return picked || out.nullable;
+}
+
+inline raw_type raw_type_of(const boost::json::value* schema)
+{
+    raw_type out;
+    if (!schema || !schema->is_object())
+        return out;
+    const auto& object = schema->get_object();
+    if (const auto* type = object.if_contains("type"))
+        return take_type(*type, out) ? out : raw_type{};
+    for (const char* key : {"anyOf", "oneOf"}) {
+        const auto* options = object.if_contains(key);
+        if (!options || !options->is_array())
+            continue;
+        raw_type picked;
+        bool found = false;
+        for (const auto& option : options->get_array()) {
+            const auto* type = option.is_object() ? option.get_object().if_contains("type") : nullptr;
+            raw_type t;
+            if (!type || !take_type(*type, t))
+                continue;
+            picked.nullable = picked.nullable || t.nullable;
+            if (!found && t.kind != raw_kind::null) {
+                picked.kind = t.kind;
+                found = true;
+            }
+        }
+        if (!found && picked.nullable)
+            picked.kind = raw_kind::null;
+        return picked;
+    }
+    return out;
+}
+
+/// `[+-]digits` as int64, or uint64 past its range; null if it is not that.
+inline boost::json::value parse_raw_integer(std::string_view t)
+{
+    const bool plus = !t.empty() && t[0] == '+';
+    const std::string_view digits = plus ? t.substr(1) : t;
+    if (digits.empty() || digits[0] == '+' || (digits[0] == '-' && plus))
+        return nullptr;
+    const char* end = digits.data() + digits.size();
+    std::int64_t i = 0;
+    auto r = std::from_chars(digits.data(), end, i);
+    if (r.ec == std::errc{} && r.ptr == end)
+        return i;
+    std::uint64_t u = 0;
+    if (r.ec == std::errc::result_out_of_range && digits[0] != '-') {
+        auto ru = std::from_chars(digits.data(), end, u);
+        if (ru.ec == std::errc{} && ru.ptr == end)
+            return u;
+    }
+    return nullptr;
+}
+
+/// A finite decimal number (`1.5`, `-2e3`, `.5`, `+7`); integral values become int64.
+inline boost::json::value parse_raw_number(std::string_view t)
+{
+    const std::string_view text = (!t.empty() && t[0] == '+') ? t.substr(1) : t;
+    if (text.empty() || text[0] == '+' || (text[0] == '-' && text.size() != t.size()))
+        return nullptr;
+    double d = 0;
+    const char* end = text.data() + text.size();
+    auto r = std::from_chars(text.data(), end, d);
+    if (r.ec != std::errc{} || r.ptr != end || !std::isfinite(d))
+        return nullptr;
+    if (d == std::trunc(d) && std::abs(d) < 9.2e18)
+        return static_cast<std::int64_t>(d);
+    return d;
+}
+
+} // namespace detail
+
+/// `raw` typed by `property_schema` (the property's JSON Schema; null: no schema, `raw` stays a
+/// string). See the table at the top of this header.
+inline boost::json::value convert_raw_parameter(const boost::json::value* property_schema, std::string_view raw)
+{
+    using detail::raw_kind;
+    const detail::raw_type type = detail::raw_type_of(property_schema);
+    const auto is_null_word = [](std::string_view s) { return detail::iequals(s, "null") || detail::iequals(s, "none"); };
+    if (type.kind == raw_kind::string)
+        return (type.nullable && is_null_word(raw)) ? boost::json::value(nullptr) : boost::json::value(raw);
+    const std::string_view t = detail::trim_ascii(raw);
+    if (is_null_word(t))
+        return nullptr;
+    boost::json::value out;
+    switch (type.kind) {
+    case raw_kind::integer: out = detail::parse_raw_integer(t); break;
+    case raw_kind::number: out = detail::parse_raw_number(t); break;
+    case raw_kind::boolean:
+        if (detail::iequals(t, "true") || detail::iequals(t, "false"))
+            out = detail::iequals(t, "true");
+        break;
+    case raw_kind::object:
+    case raw_kind::array: {
+        boost::system::error_code ec;
+        boost::json::value parsed = detail::parse_json(t, ec);
+        if (!ec && (type.kind == raw_kind::object ? parsed.is_object() : parsed.is_array()))
+            out = std::move(parsed);
+        break;
+    }
+    case raw_kind::string:
+    case raw_kind::null: break;
+    }
+    return out.is_null() ? boost::json::value(raw) : out;
+}
+
+/// Tool name → parameters schema, from a `tools` array or a toolset (toolset::schemas()).
+class tool_schemas {
+public:
+    tool_schemas() = default;
+
+    /// Reads each tool of an OpenAI Chat (`{"type":"function","function":{…}}`), Responses
+    /// (`{"type":"function","name",…,"parameters"}`), Anthropic (`input_schema`) or Gemini
+    /// (`{"functionDeclarations":[…]}`) tools array. Entries without a name are skipped.
+    explicit tool_schemas(const boost::json::array& tools)
+    {
+        for (const auto& entry : tools) {
+            if (!entry.is_object())
+                continue;
+            const auto& tool = entry.get_object();
+            if (const auto* declarations = tool.if_contains("functionDeclarations"); declarations && declarations->is_array())
+                for (const auto& declaration : declarations->get_array())
+                    add_definition(declaration);
+            else if (const auto* function = tool.if_contains("function"))
+                add_definition(*function);
+            else
+                add_definition(entry);
+        }
+    }
+
+    /// Adds (or replaces) one tool's parameters schema.
+    void add(std::string name, boost::json::object parameters) { tools_[std::move(name)] = std::move(parameters); }
+
+    /// The parameters schema of `tool`, or null.
+    const boost::json::object* parameters(std::string_view tool) const
+    {
+        auto it = tools_.find(tool);
+        return it == tools_.end() ? nullptr : &it->second;
+    }
+
+    /// The schema of property `key` of `tool`, or null (unknown tool or property).
+    const boost::json::value* property(std::string_view tool, std::string_view key) const
+    {
+        const auto* params = parameters(tool);
+        const auto* properties = params ? params->if_contains("properties") : nullptr;
+        return properties && properties->is_object() ? properties->get_object().if_contains(key) : nullptr;
+    }
+
+    /// convert_raw_parameter() with the schema of `tool`'s property `key`.
+    boost::json::value convert(std::string_view tool, std::string_view key, std::string_view raw) const
+    {
+        return convert_raw_parameter(property(tool, key), raw);
+    }
+
+    std::size_t size() const noexcept { return tools_.size(); }
+    bool empty() const noexcept { return tools_.empty(); }
+
+private:
+    void add_definition(const boost::json::value& definition)
+    {
+        if (!definition.is_object())
+            return;
+        const auto& d = definition.get_object();
+        const auto* name = d.if_contains("name");
+        if (!name || !name->is_string())
+            return;
+        boost::json::object parameters;
+        for (const char* key : {"parameters", "input_schema", "parametersJsonSchema"})
+            if (const auto* p = d.if_contains(key); p && p->is_object()) {
+                parameters = p->get_object();
+                break;
+            }
+        add(std::string(name->get_string()), std::move(parameters));
+    }
+
+    std::map<std::string, boost::json::object, std::less<>> tools_;
+};
+
+} // namespace toolstream
