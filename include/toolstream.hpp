@@ -28,6 +28,11 @@
 #include <toolstream/stream_summary.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/tool_syntax.hpp>
+#include <toolstream/tools/arguments.hpp>
+#include <toolstream/tools/field_info.hpp>
+#include <toolstream/tools/json_schema.hpp>
+#include <toolstream/tools/raw_parameters.hpp>
+#include <toolstream/tools/toolset.hpp>
 #include <toolstream/transport/ndjson.hpp>
 #include <toolstream/transport/sse.hpp>
 #include <toolstream/types.hpp>
