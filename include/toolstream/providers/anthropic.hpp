@@ -45,12 +45,27 @@ struct provider_converter<anthropic> {
     /// Blocks per message beyond which an index is taken as hostile rather than allocated.
     static constexpr std::size_t max_blocks = 4096;
 
+    /// Converts one event. error::out_of_memory when an allocation fails: the rest of the event
+    /// is dropped, and later events still convert.
     template<chunk_consumer Emit>
     error_code convert(const stream_event& ev, Emit& emit)
     {
+        return detail::guard_allocation([&] { return convert_event(ev, emit); });
+    }
+
+    /// Nothing is held back: every delta was emitted when it arrived.
+    template<chunk_consumer Emit>
+    void finish(Emit&)
+    {
+    }
+
+private:
+    template<class Emit>
+    error_code convert_event(const stream_event& ev, Emit& emit)
+    {
         auto parsed = parser_.parse(ev.data);
         if (!parsed)
-            return error::invalid_payload;
+            return parsed.error();
         const auto* root = (*parsed)->if_object();
         if (root == nullptr)
             return error::invalid_payload;
@@ -81,13 +96,6 @@ struct provider_converter<anthropic> {
         return {};   // ping and event types added later are ignored, as the versioning policy asks
     }
 
-    /// Nothing is held back: every delta was emitted when it arrived.
-    template<chunk_consumer Emit>
-    void finish(Emit&)
-    {
-    }
-
-private:
     // tool_input_given: a tool_use whose whole input came with its start; deltas are not expected.
     enum class block_kind : unsigned char { unknown, text, thinking, tool_use, tool_input_given, other };
 

@@ -48,14 +48,42 @@ struct provider_converter<gemini> {
     /// handler downstream); such a candidate is skipped with error::invalid_payload.
     static constexpr std::size_t max_candidates = 128;
 
+    /// Converts one event. error::out_of_memory when an allocation fails: the rest of the event
+    /// is dropped, and later events still convert.
     template<chunk_consumer Emit>
     error_code convert(const stream_event& ev, Emit& emit)
+    {
+        return detail::guard_allocation([&] { return convert_event(ev, emit); });
+    }
+
+    /// Gives each call still streaming its closing text (never `is_complete`). Should memory run
+    /// out, that text is dropped: such a call ends incomplete either way.
+    template<chunk_consumer Emit>
+    void finish(Emit& emit)
+    {
+        (void)detail::guard_allocation([&] {
+            for (auto& st : choices_) {
+                if (!st.streaming)
+                    continue;
+                st.streaming = false;
+                builder_.begin();
+                st.args.close(open_delta(st).arguments_delta);
+                emit(st.choice, builder_.chunk());
+            }
+            return error_code();
+        });
+        choices_.clear();
+    }
+
+private:
+    template<class Emit>
+    error_code convert_event(const stream_event& ev, Emit& emit)
     {
         if (ev.data.find_first_not_of(" \t\r\n") == std::string_view::npos)
             return {};   // keep-alive
         auto parsed = parser_.parse(ev.data);
         if (!parsed)
-            return error::invalid_payload;
+            return parsed.error();
         const boost::json::value& root = **parsed;
         if (const auto* responses = root.if_array()) {
             for (const auto& r : *responses)
@@ -71,21 +99,6 @@ struct provider_converter<gemini> {
         return convert_response(root.get_object(), emit) ? error_code{} : error::invalid_payload;
     }
 
-    template<chunk_consumer Emit>
-    void finish(Emit& emit)
-    {
-        for (auto& st : choices_) {
-            if (!st.streaming)
-                continue;
-            builder_.begin();
-            st.args.close(open_delta(st).arguments_delta);
-            st.streaming = false;
-            emit(st.choice, builder_.chunk());
-        }
-        choices_.clear();
-    }
-
-private:
     struct choice_state {
         std::size_t choice = 0;
         std::size_t next_call = 0;   // index of the next call in this choice

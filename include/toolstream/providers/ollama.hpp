@@ -34,13 +34,30 @@ struct provider_converter<ollama> {
     static constexpr framing wire_framing = framing::ndjson;
     static constexpr std::string_view name = "ollama";
 
+    /// Converts one event. error::out_of_memory when an allocation fails: the rest of the event
+    /// is dropped, and later events still convert.
     template<chunk_consumer Emit>
     error_code convert(const stream_event& ev, Emit& emit)
+    {
+        return detail::guard_allocation([&] { return convert_event(ev, emit); });
+    }
+
+    /// Ollama sends nothing in pieces: there is nothing to flush.
+    template<chunk_consumer Emit>
+    void finish(Emit&)
+    {
+    }
+
+private:
+    template<class Emit>
+    error_code convert_event(const stream_event& ev, Emit& emit)
     {
         if (ev.data.find_first_not_of(" \t\r\n") == std::string_view::npos)
             return {};   // blank line
         auto parsed = parser_.parse(ev.data);
-        if (!parsed || !(*parsed)->is_object())
+        if (!parsed)
+            return parsed.error();
+        if (!(*parsed)->is_object())
             return error::invalid_payload;
         const auto& line = (*parsed)->get_object();
         auto& chunk = builder_.begin();
@@ -71,13 +88,6 @@ struct provider_converter<ollama> {
         return {};
     }
 
-    /// Ollama sends nothing in pieces: there is nothing to flush.
-    template<chunk_consumer Emit>
-    void finish(Emit&)
-    {
-    }
-
-private:
     void convert_message(const boost::json::object& message)
     {
         auto& chunk = builder_.chunk();

@@ -41,12 +41,27 @@ struct provider_converter<openai_responses> {
     /// Output items per response beyond which an `output_index` is taken as hostile.
     static constexpr std::size_t max_items = 4096;
 
+    /// Converts one event. error::out_of_memory when an allocation fails: the rest of the event
+    /// is dropped, and later events still convert.
     template<chunk_consumer Emit>
     error_code convert(const stream_event& ev, Emit& emit)
     {
+        return detail::guard_allocation([&] { return convert_event(ev, emit); });
+    }
+
+    /// Nothing is held back: every delta was emitted when it arrived.
+    template<chunk_consumer Emit>
+    void finish(Emit&)
+    {
+    }
+
+private:
+    template<class Emit>
+    error_code convert_event(const stream_event& ev, Emit& emit)
+    {
         auto parsed = parser_.parse(ev.data);
         if (!parsed)
-            return error::invalid_payload;
+            return parsed.error();
         const auto* root = (*parsed)->if_object();
         if (root == nullptr)
             return error::invalid_payload;
@@ -83,13 +98,6 @@ struct provider_converter<openai_responses> {
         return {};   // bookkeeping events (in_progress, content_part.*, *.done texts) carry nothing new
     }
 
-    /// Nothing is held back: every delta was emitted when it arrived.
-    template<chunk_consumer Emit>
-    void finish(Emit&)
-    {
-    }
-
-private:
     enum class item_kind : unsigned char { unknown, client_call, other };
 
     struct item_state {

@@ -89,14 +89,23 @@ public:
     /// OpenAI's own limit on `n`.
     static constexpr std::size_t max_choices = 128;
 
+    /// error::out_of_memory when an allocation fails: the rest of the event is dropped, and
+    /// later events still convert.
     template<class Emit, class ReadContent>
     error_code convert(std::string_view data, Emit& emit, ReadContent&& read_content)
+    {
+        return guard_allocation([&] { return convert_event(data, emit, read_content); });
+    }
+
+private:
+    template<class Emit, class ReadContent>
+    error_code convert_event(std::string_view data, Emit& emit, ReadContent& read_content)
     {
         if (is_chat_sentinel(data))
             return {};
         auto parsed = parser_.parse(data);
         if (!parsed)
-            return error::invalid_payload;
+            return parsed.error();
         const boost::json::object* root = (*parsed)->if_object();
         if (root == nullptr)
             return error::invalid_payload;
@@ -144,7 +153,6 @@ public:
         return hostile ? error::invalid_payload : error_code{};
     }
 
-private:
     struct choice_state {
         std::size_t index = 0;
         openai_tool_calls calls;
