@@ -17,30 +17,38 @@
 #include <new>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 namespace toolstream::detail {
 
-/// Parses each payload into a fresh monotonic arena built over one reused first block.
+/// Parses each payload into a fresh DOM: a small one into a monotonic arena built over one
+/// reused first block, a large one into the heap.
 ///
 /// Boost 1.81's monotonic_resource::release() frees the arena's blocks but keeps doubling the
 /// size of the next one, so an arena reused across payloads asks for ever larger blocks until
-/// one fails (issue 10: 23 events over 4 KiB crashed the process). A new arena per payload
+/// one fails (issue 10: 23 events over 4 KiB threw std::bad_alloc). A new arena per payload
 /// starts its growth afresh; constructing one is a few stores and allocates nothing.
 ///
-/// The first block starts as 4 KiB inside the parser. When a payload overflows it, the next
-/// parse gets a heap block as large as the whole arena was (up to `max_first_block`), so a
-/// stream of payloads of similar size stops allocating after the first one. Memory stays within
-/// a small multiple of the largest payload: the arena (the DOM, plus the partial strings Boost
-/// accumulates across writes), and a first block of at most `max_first_block`.
+/// - Payloads of up to `max_arena_text` bytes use the arena. Its first block starts as 4 KiB
+///   inside the parser; after a payload that overflowed it, the next parse gets a heap block as
+///   large as that whole arena was (up to `max_first_block`), so a stream of payloads of similar
+///   size stops allocating after the first one.
+/// - Larger payloads parse into the heap, where each string takes its own size rather than the
+///   arena's next power of two; the few allocations are nothing beside the parse itself.
+///
+/// Memory stays within a small multiple of the largest payload: its DOM, the partial strings
+/// Boost gathers across writes (that buffer keeps its capacity), and a first block of at most
+/// `max_first_block`.
 ///
 /// Boost 1.81 workarounds: the parser is never the first member (#814) and is fed at most
 /// 2 KiB per write (#876).
 class payload_parser {
 public:
     static constexpr std::size_t max_write = 2048;
-    /// The largest first block kept between payloads; beyond it a payload's arena grows and is
-    /// freed with the payload.
-    static constexpr std::size_t max_first_block = std::size_t{1} << 20;
+    /// Payloads longer than this parse into the heap rather than the arena.
+    static constexpr std::size_t max_arena_text = std::size_t{64} << 10;
+    /// The largest first block the arena keeps between payloads.
+    static constexpr std::size_t max_first_block = std::size_t{256} << 10;
 
     payload_parser() = default;
     payload_parser(const payload_parser&) = delete;
@@ -54,9 +62,13 @@ public:
         value_.reset();
         parser_.reset();   // lets go of the previous arena before it is replaced
         arena_.reset();
-        fit_first_block();
-        arena_.emplace(first_block(), first_size_, boost::json::storage_ptr(&upstream_));
-        parser_.reset(boost::json::storage_ptr(&*arena_));
+        boost::json::storage_ptr storage;   // the heap
+        if (text.size() <= max_arena_text) {
+            fit_first_block();
+            arena_.emplace(first_block(), first_size_, boost::json::storage_ptr(&upstream_));
+            storage = boost::json::storage_ptr(&*arena_);
+        }
+        parser_.reset(std::move(storage));
         error_code ec;
         for (std::size_t at = 0; at < text.size() && !ec; at += max_write) {
             const std::size_t n = std::min(max_write, text.size() - at);
@@ -108,7 +120,7 @@ private:
     std::unique_ptr<unsigned char[]> grown_;   // the first block, once payloads outgrew initial_
     std::size_t first_size_ = initial_.size();
     counted_upstream upstream_;
-    std::optional<boost::json::monotonic_resource> arena_;   // rebuilt for every payload
+    std::optional<boost::json::monotonic_resource> arena_;   // rebuilt for every small payload
     boost::json::stream_parser parser_;
     std::optional<boost::json::value> value_;   // declared last: destroyed before the arena
 };
