@@ -58,7 +58,9 @@ public:
     handler& operator=(const handler&) = delete;
 
     /// Consumes one chunk. Returns error::feed_after_finalize, or the first problem the policy
-    /// reported (a limit hit: see the policy); the events emitted before it stay valid.
+    /// reported (a limit hit: see the policy); the events emitted before it stay valid. An
+    /// allocation that fails is error::out_of_memory, never an exception (a sink's own
+    /// exceptions pass through).
     error_code feed(const chunk_response& chunk);
 
     /// Consumes model text, as a chunk with only `content` would.

@@ -23,12 +23,14 @@ error_code handler<Policy, Sink>::feed(const chunk_response& chunk)
 {
     if (finalized_)
         return error::feed_after_finalize;
-    writer_.reasoning(chunk.reasoning);
-    if (!chunk.content.empty())
-        policy_.on_content(chunk.content, writer_);
-    for (const auto& delta : chunk.tool_calls)
-        native_.on_tool_call(delta, writer_);
-    return writer_.take_reported();
+    return detail::guard_allocation([&] {
+        writer_.reasoning(chunk.reasoning);
+        if (!chunk.content.empty())
+            policy_.on_content(chunk.content, writer_);
+        for (const auto& delta : chunk.tool_calls)
+            native_.on_tool_call(delta, writer_);
+        return writer_.take_reported();
+    });
 }
 
 template<parser_policy Policy, event_sink Sink>
@@ -36,9 +38,11 @@ error_code handler<Policy, Sink>::feed(std::string_view content)
 {
     if (finalized_)
         return error::feed_after_finalize;
-    if (!content.empty())
-        policy_.on_content(content, writer_);
-    return writer_.take_reported();
+    return detail::guard_allocation([&] {
+        if (!content.empty())
+            policy_.on_content(content, writer_);
+        return writer_.take_reported();
+    });
 }
 
 template<parser_policy Policy, event_sink Sink>
@@ -47,10 +51,12 @@ error_code handler<Policy, Sink>::finalize()
     if (finalized_)
         return {};
     finalized_ = true;
-    policy_.finalize(writer_);
-    native_.finalize(writer_);
-    writer_.end_flow();
-    return writer_.take_reported();
+    return detail::guard_allocation([&] {
+        policy_.finalize(writer_);
+        native_.finalize(writer_);
+        writer_.end_flow();
+        return writer_.take_reported();
+    });
 }
 
 template<parser_policy Policy, event_sink Sink>

@@ -137,7 +137,12 @@ error_code pipeline<Provider, Policy, Sink>::write(std::string_view bytes)
     // Transport errors come to the visitor among the events, so all errors are noted in stream order.
     detail::overloaded on_event{[&](const stream_event& ev) { note(converter_.convert(ev, emit), first); },
                                 [&](error_code ec) { note(ec, first); }};
-    (void)decoder_.write(bytes, on_event);
+    // The decoder's errors reach `on_event` in stream order; only a failed allocation is new here.
+    note(detail::guard_allocation([&] {
+             (void)decoder_.write(bytes, on_event);
+             return error_code{};
+         }),
+         first);
     return first;
 }
 
@@ -151,8 +156,12 @@ error_code pipeline<Provider, Policy, Sink>::finish()
     auto emit = [&](std::size_t index, const chunk_response& chunk) { note(route(index, chunk), first, false); };
     detail::overloaded on_event{[&](const stream_event& ev) { note(converter_.convert(ev, emit), first); },
                                 [&](error_code ec) { note(ec, first); }};
-    (void)decoder_.finish(on_event);
-    converter_.finish(emit);
+    note(detail::guard_allocation([&] {
+             (void)decoder_.finish(on_event);
+             converter_.finish(emit);
+             return error_code{};
+         }),
+         first);
     start_response(nullptr);
     state(0);   // an empty stream still has its one choice
     for (auto& c : choices_)
