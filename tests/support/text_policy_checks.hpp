@@ -1,13 +1,16 @@
-// Test support shared by the text policies (xml, json, sentinel): chunk invariance and byte
-// conservation, each checked over many chunkings of one input.
+// Test support shared by the text policies (xml, json, sentinel and every text format): chunk
+// invariance and byte conservation, each checked over many chunkings of one input, and on every
+// run the argument-fragment contract (support/argument_contract.hpp).
 #pragma once
 
 #include <toolstream/handler.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/sinks.hpp>
 #include <toolstream/tool_invocation.hpp>
+#include <toolstream/tool_syntax.hpp>
 
 #include "catch_compat.hpp"
+#include "support/argument_contract.hpp"
 #include "support/events.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -35,14 +38,40 @@ struct policy_run {
     std::vector<tool_invocation> invocations;
 };
 
-/// Feeds `pieces` in order through a fresh handler<Policy>, built as `Policy(args...)`, then finalizes.
+/// A recording sink that also checks the argument-fragment contract of every tool segment.
+struct contract_recording_sink : recording_sink {
+    argument_contract_checker contract;
+
+    using recording_sink::operator();
+    void operator()(const segment_event& e)
+    {
+        contract(e);
+        recording_sink::operator()(e);
+    }
+    void operator()(const argument_fragment& f) { contract(f); }
+};
+
+/// REQUIREs that a finished run kept the argument-fragment contract.
+inline void require_contract_kept(const argument_contract_checker& contract)
+{
+    std::string all;
+    for (const auto& f : contract.failures)
+        all += f + "\n";
+    INFO(all);
+    REQUIRE(contract.failures.empty());
+    REQUIRE(contract.open.empty());
+}
+
+/// Feeds `pieces` in order through a fresh handler<Policy>, built as `Policy(args...)`, then
+/// finalizes; the argument-fragment contract must hold.
 template<class Policy, class... Args>
 policy_run run_pieces(const std::vector<std::string_view>& pieces, const Args&... args)
 {
-    handler<Policy> h(recording_sink{}, {}, Policy(args...));
+    handler<Policy, contract_recording_sink> h(contract_recording_sink{}, {}, Policy(args...));
     for (auto piece : pieces)
         REQUIRE(fed_cleanly(h.feed(piece)));
     REQUIRE(!h.finalize());
+    require_contract_kept(h.sink().contract);
     return {coalesce(h.events()), h.invocations()};
 }
 
@@ -82,16 +111,33 @@ void check_chunk_invariance(std::string_view input, const Args&... args)
     }
 }
 
-/// Puts text deltas, content deltas and consumed markup back together in emission order.
+/// Whether `Policy` decodes file bodies out of JSON strings (text_format_policy).
+template<class Policy>
+constexpr bool decodes_file_bodies() noexcept
+{
+    if constexpr (requires { Policy::decodes_file_bodies; })
+        return Policy::decodes_file_bodies;
+    else
+        return false;
+}
+
+/// Puts text deltas, content deltas and consumed markup back together in emission order. With
+/// `decoded_bodies`, the content of file and shell segments is left out: it is decoded from
+/// JSON, whose raw bytes the policy reports as markup. Checks the argument contract too.
 struct reconstruction_sink {
+    bool decoded_bodies = false;
     std::string bytes;
+    argument_contract_checker contract;
 
     void operator()(const segment_event& e)
     {
-        if (e.type == segment_event_type::SEGMENT_CONTENT)
+        contract(e);
+        if (e.type == segment_event_type::SEGMENT_CONTENT
+            && !(decoded_bodies && find_tool_syntax(e.segment_kind) != nullptr))
             bytes += e.delta;
     }
     void operator()(consumed_markup m) { bytes += m.bytes; }
+    void operator()(const argument_fragment& f) { contract(f); }
 };
 
 /// Every input byte must land exactly once in text, a segment's content or consumed markup, in
@@ -101,10 +147,12 @@ template<class Policy, class... Args>
 void check_byte_conservation(std::string_view input, const Args&... args)
 {
     auto run = [&](const std::vector<std::string_view>& pieces) {
-        handler<Policy, reconstruction_sink> h(reconstruction_sink{}, {}, Policy(args...));
+        handler<Policy, reconstruction_sink> h(reconstruction_sink{decodes_file_bodies<Policy>(), {}, {}}, {},
+                                               Policy(args...));
         for (auto piece : pieces)
             REQUIRE(fed_cleanly(h.feed(piece)));
         REQUIRE(!h.finalize());
+        require_contract_kept(h.sink().contract);
         return std::move(h.sink().bytes);
     };
     std::vector<std::vector<std::string_view>> all{{input}};

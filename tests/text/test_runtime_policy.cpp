@@ -26,7 +26,7 @@ test::policy_run run_named(std::string_view name, const std::vector<std::string_
     auto policy = make_policy(name);
     REQUIRE(policy.has_value());
     handler<runtime_policy> h(recording_sink{}, {}, std::move(*policy));
-    CHECK(h.policy().name() == canonical_policy_name(name));
+    CHECK(h.policy().name() == canonical_policy_name(name));   // an alias names its policy
     for (auto piece : pieces)
         REQUIRE(!h.feed(piece));
     REQUIRE(!h.finalize());

@@ -53,25 +53,25 @@ TEST_CASE("find_marker: full, partial and no match", "[scanner]")
     auto m = find_marker("ab [[SEG_START {", seg_markers);
     CHECK(m.position == 3);
     CHECK(m.marker == 0);
-    CHECK(!m.partial());
+    CHECK(!m.prefix);
 
     m = find_marker("text [[SEG_", seg_markers);
     CHECK(m.position == 5);
     CHECK(m.marker == marker_match::npos);
-    CHECK(m.partial());
+    CHECK(m.prefix);
 
     m = find_marker("[ [x [[SEG_EX done [", seg_markers);
     CHECK(m.position == 19);
-    CHECK(m.partial());
+    CHECK(m.prefix);
 
     m = find_marker("plain text", seg_markers);
     CHECK(m.position == 10);
-    CHECK(!m.partial());
+    CHECK(!m.prefix);
     CHECK(m.marker == marker_match::npos);
 
     m = find_marker("", seg_markers);
     CHECK(m.position == 0);
-    CHECK(!m.partial());
+    CHECK(!m.prefix);
 }
 
 TEST_CASE("find_marker: a full match anywhere beats an earlier partial one", "[scanner]")
@@ -97,7 +97,7 @@ TEST_CASE("find_marker: ignore_case for ASCII", "[scanner]")
     CHECK(find_marker("x [[seg_end]] y", seg_markers).marker == marker_match::npos);
     constexpr std::array<std::string_view, 1> letters{"Tool"};
     CHECK(find_marker("a tOOL", letters, true).position == 2);
-    CHECK(find_marker("a to", letters, true).partial());
+    CHECK(find_marker("a to", letters, true).prefix);
 }
 
 TEST_CASE("find_marker: agrees with the naive definition on random inputs", "[scanner]")
@@ -120,7 +120,7 @@ TEST_CASE("find_marker: agrees with the naive definition on random inputs", "[sc
                 INFO(s << " ignore_case=" << ic << " markers=" << span.size());
                 CHECK(got.position == want.position);
                 CHECK(got.marker == want.marker);
-                CHECK(got.partial() == want.partial());
+                CHECK(got.prefix == want.prefix);
             }
         }
     }

@@ -308,11 +308,12 @@ TEST_CASE("xml: tool names in either quote, any case, any spacing; the case is k
           == "tool_call {\"tool_name\":\"second_attr\"} \"x\"\n");
 }
 
-TEST_CASE("xml: generic content is the raw inner XML; END carries no arguments", "[xml][tags]")
+TEST_CASE("xml: generic content is the raw inner XML; END carries the parsed arguments", "[xml][tags]")
 {
     const auto r = run("<tool name=\"read_file\"><arguments><arg name=\"path\">/a.txt</arg></arguments></tool>");
     CHECK(segments(r) == "tool_call {\"tool_name\":\"read_file\"} \"<arguments><arg name=\\\"path\\\">/a.txt</arg></arguments>\"\n");
-    CHECK(r.events.back().metadata == boost::json::object{{"tool_name", "read_file"}});
+    CHECK(r.events.back().metadata
+          == boost::json::object{{"tool_name", "read_file"}, {"arguments", boost::json::object{{"path", "/a.txt"}}}});
     CHECK(calls(r) == "read_file {\"path\":\"/a.txt\"}\n");
 }
 
@@ -396,10 +397,10 @@ TEST_CASE("xml: run_bash background and timeout_seconds become metadata", "[xml]
                          "run_bash {\"background\":true,\"timeout_seconds\":5} \"make\"\n");
 }
 
-TEST_CASE("xml: run_bash closed before any command is refused by the adapter", "[xml][run_bash]")
+TEST_CASE("xml: run_bash closed before any command is refused at its END", "[xml][run_bash]")
 {
     const auto r = run("<tool name=\"run_bash\"><arguments></arguments></tool>");
-    CHECK(segments(r) == "run_bash {\"tool_name\":\"run_bash\"} \"\"\n");
+    CHECK(segments(r) == "run_bash {\"tool_name\":\"run_bash\"} \"\" invalid_arguments\n");
     CHECK(calls(r) == "run_bash {} invalid_arguments\n");
 }
 

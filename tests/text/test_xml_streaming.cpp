@@ -93,46 +93,58 @@ TEST_CASE("xml bug 3: truncated run_bash is incomplete", "[xml][bug3][finalize]"
 {
     const auto r = run("<tool name=\"run_bash\"><arguments><arg name=\"command\">ls -la /very/long/path");
     CHECK(segments(r) == "run_bash {\"tool_name\":\"run_bash\"} \"ls -la /very/long/path\" incomplete\n");
-    CHECK(calls(r) == "run_bash {\"command\":\"ls -la /very/long/path\"} incomplete\n");
+    CHECK(calls(r) == "run_bash {} incomplete\n");   // an incomplete END carries no arguments
     CHECK(r.invocations[0].error == "stream ended before the tool call was complete");
 }
 
-TEST_CASE("xml bug 3: truncated shorthand write_file keeps the partial closing tag out of the body", "[xml][bug3][finalize]")
+TEST_CASE("xml §7: a truncated shorthand write_file keeps the partial closing tag as its body", "[xml][bug3][finalize]")
 {
     const std::string input = "<write_file path=\"/a\">partial content</write_";
     const auto r = run(input);
-    CHECK(segments(r) == "write_file {\"path\":\"/a\"} \"partial content\" incomplete\n");
-    CHECK(calls(r) == "write_file {\"path\":\"/a\",\"content\":\"partial content\"} incomplete\n");
-    CHECK(markup_of(input) == "<write_file path=\"/a\"></write_");
+    CHECK(segments(r) == "write_file {\"path\":\"/a\"} \"partial content</write_\" incomplete\n");
+    CHECK(calls(r) == "write_file {} incomplete\n");
+    CHECK(markup_of(input) == "<write_file path=\"/a\">");
 }
 
-TEST_CASE("xml bug 3: truncated generic tool is incomplete", "[xml][bug3][finalize]")
+TEST_CASE("xml bug 3, §7: a truncated generic tool is incomplete and keeps a partial </tool> as content", "[xml][bug3][finalize]")
 {
     const auto r = run("<tool name=\"x\"><arguments><arg name=\"a\">val</arg></arguments></to");
-    CHECK(segments(r) == "tool_call {\"tool_name\":\"x\"} \"<arguments><arg name=\\\"a\\\">val</arg></arguments>\" incomplete\n");
-    CHECK(calls(r) == "x {\"a\":\"val\"} incomplete\n");
+    CHECK(segments(r) == "tool_call {\"tool_name\":\"x\"} \"<arguments><arg name=\\\"a\\\">val</arg></arguments></to\" incomplete\n");
+    CHECK(calls(r) == "x {} incomplete\n");
 }
 
 // ---- §6.4: nothing held is lost at finalize ----
 
-TEST_CASE("xml bug 4: marker mode flushes every held byte at finalize", "[xml][bug4][finalize]")
+TEST_CASE("xml bug 4, §7: marker mode flushes every held byte at finalize, as body", "[xml][bug4][finalize]")
 {
     const auto r = run(write_head + "__START_CONTENT__\nprint(1)\nprint(2)\n");
     CHECK(segments(r) == "write_file {\"tool_name\":\"write_file\",\"path\":\"/a.py\"} \"print(1)\\nprint(2)\\n\" incomplete\n");
-    CHECK(calls(r) == "write_file {\"path\":\"/a.py\",\"content\":\"print(1)\\nprint(2)\\n\"} incomplete\n");
-    // Indentation held for a possible closing line is body; a partial end marker is syntax.
+    CHECK(calls(r) == "write_file {} incomplete\n");
+    // Indentation held for a possible closing line is body, and so is a partial end marker.
     CHECK(test::content_of_type(run(write_head + "__START_CONTENT__\nif x:\n    ").events, segment_type::write_file)
           == "if x:\n    ");
+    CHECK(test::content_of_type(run(write_head + "__START_CONTENT__\nline one\nline two __END_CONT").events,
+                                segment_type::write_file)
+          == "line one\nline two __END_CONT");
     CHECK(test::content_of_type(run(write_head + "__START_CONTENT__\nx\n__END_CONT").events, segment_type::write_file)
-          == "x\n");
+          == "x\n__END_CONT");
+    // An end marker waiting for its </arg>, and the blanks after it, are body too.
+    CHECK(test::content_of_type(run(write_head + "__START_CONTENT__\nx\n  __END_CONTENT__ \n </ar").events,
+                                segment_type::write_file)
+          == "x\n  __END_CONTENT__ \n </ar");
 }
 
-TEST_CASE("xml bug 4: a body without markers is not lost at finalize", "[xml][bug4][finalize]")
+TEST_CASE("xml bug 4, §7: a body without markers is not lost at finalize; a partial start marker is body", "[xml][bug4][finalize]")
 {
     CHECK(segments(run(write_head + "partial body"))
           == "write_file {\"tool_name\":\"write_file\",\"path\":\"/a.py\"} \"partial body\" incomplete\n");
+    CHECK(segments(run(write_head + "__STA"))
+          == "write_file {\"tool_name\":\"write_file\",\"path\":\"/a.py\"} \"__STA\" incomplete\n");
     CHECK(segments(run(write_head + "  __START_CON"))
-          == "write_file {\"tool_name\":\"write_file\",\"path\":\"/a.py\"} \"\" incomplete\n");
+          == "write_file {\"tool_name\":\"write_file\",\"path\":\"/a.py\"} \"  __START_CON\" incomplete\n");
+    // The line break after a complete start marker is still syntax.
+    CHECK(segments(run(write_head + "__START_CONTENT__\r"))
+          == "write_file {\"tool_name\":\"write_file\",\"path\":\"/a.py\"} \"\\r\" incomplete\n");
 }
 
 TEST_CASE("xml bug 4: a write_file cut before its content still ENDs, its markup reported", "[xml][bug4][finalize]")
@@ -198,7 +210,8 @@ TEST_CASE("xml: a body past max_held_body STARTs without its path; the late path
     CHECK(segments(r) == "write_file {\"tool_name\":\"write_file\"} \"" + body + "\"\n");
     REQUIRE(r.events.back().type == segment_event_type::SEGMENT_END);
     CHECK(r.events.back().metadata.at("path") == "late.txt");
-    CHECK(calls(r) == "write_file {\"path\":\"late.txt\",\"content\":\"" + body + "\"}\n");
+    // A path that comes after a body that STARTed without it is written after it.
+    CHECK(calls(r) == "write_file {\"content\":\"" + body + "\",\"path\":\"late.txt\"}\n");
 
     // The hold never passes the limit, whatever the body's length.
     o.max_held_body = 1000;
@@ -216,7 +229,7 @@ TEST_CASE("xml: a body past max_held_body STARTs without its path; the late path
 TEST_CASE("xml bug 5: a file that never gets a path is refused, its body kept", "[xml][bug5][write_file]")
 {
     const auto closed = run("<tool name=\"write_file\"><arg name=\"content\">orphan</arg></tool>");
-    CHECK(segments(closed) == "write_file {\"tool_name\":\"write_file\"} \"orphan\"\n");
+    CHECK(segments(closed) == "write_file {\"tool_name\":\"write_file\"} \"orphan\" invalid_arguments\n");
     CHECK(calls(closed) == "write_file {} invalid_arguments\n");
     const auto cut = run("<tool name=\"write_file\"><arg name=\"content\">orphan</arg><arg name=\"pa");
     CHECK(segments(cut) == "write_file {\"tool_name\":\"write_file\"} \"orphan\" incomplete\n");

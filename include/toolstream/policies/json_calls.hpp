@@ -1,19 +1,15 @@
 // The json_calls policy (CLI name "json"): tool calls written as JSON objects in the model's text.
 #pragma once
 
-#include <toolstream/policies/detail/json_call_extract.hpp>
+#include <toolstream/policies/detail/block_context.hpp>
+#include <toolstream/policies/detail/json_call_block.hpp>
 #include <toolstream/policies/detail/json_call_tracker.hpp>
-#include <toolstream/policies/detail/marker_scanner.hpp>
-#include <toolstream/error.hpp>
-#include <toolstream/segment_writer.hpp>
-#include <toolstream/types.hpp>
-
-#include <boost/json/object.hpp>
+#include <toolstream/policies/text_format.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <string>
+#include <span>
 #include <string_view>
 
 namespace toolstream {
@@ -23,210 +19,105 @@ struct json_calls_options {
     /// it, the `{` is text), or a call whose tool name is not known yet (past it, the call STARTs
     /// without `tool_name`, which its END then carries). At least 16.
     std::size_t max_held = 4096;
+    /// The most bytes held while a file tool's START waits for a `path` that comes after its
+    /// body; past it the segment STARTs without the path, which its END then carries.
+    std::size_t max_held_body = std::size_t{1} << 20;
 };
 
-/// Finds JSON tool calls in content. A `{` or `[` opens one when the JSON starts with a signature,
-/// compared with whitespace between tokens ignored: `{"tool":`, `{"function":`, `{"name":`
-/// (the object is one call), `{"tool_calls":`, `{"tools":` (each object of that array is a call),
-/// `[{"tool":`, `[{"function":`, `[{"name":` (each object of the array is a call). Any other `{`
-/// or `[` stays text, byte for byte. The JSON ends where its brackets balance, strings (with
-/// escapes) skipped.
-///
-/// Each call is one `tool_call` segment whose content is the call object's raw JSON; the bytes
-/// around calls (`{"tool_calls":[`, commas, `]}`) are consumed markup. START waits until the
-/// call's tool name has been read (its metadata is then `{tool_name}`), the call ends, or
-/// `max_held` bytes are held. At the end of the call its JSON is parsed (detail::extract_json_call)
-/// and END carries `{tool_name, arguments}`; invalid JSON or arguments END `invalid_arguments`
-/// (with `arguments: {}`); a stream ending inside a call ENDs it `incomplete`, its content flushed.
-/// A half-read signature at the end of the stream is text.
-class json_calls {
+namespace detail {
+
+/// The blocks of json_calls: a JSON text that opens with a signature (json_signature_matcher),
+/// read by json_call_block.
+class json_calls_reader {
 public:
-    static constexpr std::string_view name = "json";   ///< As the registry and the CLI spell it.
-
-    json_calls() = default;
-    explicit json_calls(json_calls_options options) : options_(options)
+    explicit json_calls_reader(const json_calls_options& o)
+        : max_held_(std::max<std::size_t>(o.max_held, 16)), max_held_body_(o.max_held_body)
     {
-        options_.max_held = std::max(options_.max_held, min_held);
     }
 
-    template<class Writer>
-    void on_content(std::string_view text, Writer& out)
+    std::span<const std::string_view> openers() const noexcept { return openers_; }
+    call_frame_limits limits() const noexcept { return {max_held_, max_held_body_}; }
+
+    opening_verdict open(std::size_t, std::string_view v)
     {
-        if (buf_.empty()) {
-            buf_.append(text.substr(process(text, out)));
-        } else {
-            buf_.append(text);
-            buf_.consume(process(buf_.view(), out));
-        }
+        if (!reading_)
+            signature_.reset();
+        reading_ = true;
+        const auto verdict = signature_.advance(v.substr(0, max_held_));
+        using result = json_signature_matcher::verdict;
+        if (verdict == result::more && signature_.scanned() < max_held_)
+            return opening_verdict::more();
+        reading_ = false;
+        if (verdict == result::match)
+            return opening_verdict::block(0);   // the JSON itself is read by the block
+        return opening_verdict::text(1, verdict == result::more);   // later bytes may open a call
     }
 
-
-    template<class Writer>
-    void finalize(Writer& out)
+    template<class W>
+    void begin(block_context<W>&)
     {
-        if (!in_json_) {
-            out.text(buf_.view());
-        } else if (in_call_) {
-            if (!started_)
-                start_call(out, {});
-            out.end(ref_, segment_status::incomplete, make_error_code(error::incomplete_call).message());
-        }
-        clear_state();
+        block_.begin(signature_.layout());
     }
 
-    void reset()
+    template<class W>
+    bool step(block_context<W>& ctx)
     {
-        clear_state();
+        return block_.step(ctx);
     }
 
-    /// Bytes received but not yet emitted; never more than `max_held` after a feed.
-    std::size_t held_bytes() const noexcept { return buf_.size() + pending_.size(); }
+    template<class W>
+    void finalize(block_context<W>&)
+    {
+    }
+
+    bool done() const noexcept { return block_.done(); }
+    std::size_t held_bytes() const noexcept { return 0; }
+
+    void reset() noexcept
+    {
+        block_.reset();
+        reading_ = false;
+    }
 
 private:
-    static constexpr std::size_t min_held = 16;
-    static constexpr std::array<std::string_view, 2> triggers{"{", "["};
+    static constexpr std::array<std::string_view, 2> openers_{"{", "["};
 
-    void clear_state() noexcept
-    {
-        buf_.clear();
-        pending_.clear();
-        candidate_ = in_json_ = in_call_ = started_ = false;
-    }
-
-    // Emits what `v` allows and returns how many bytes of it are used; the rest is held.
-    template<class Writer>
-    std::size_t process(std::string_view v, Writer& out)
-    {
-        std::size_t pos = 0;
-        while (pos < v.size()) {
-            if (in_json_) {
-                pos = process_json(v, pos, out);
-                continue;
-            }
-            if (!candidate_) {
-                const auto m = detail::find_marker(v.substr(pos), triggers);
-                out.text(v.substr(pos, m.position));
-                pos += m.position;
-                if (pos == v.size())
-                    break;
-                candidate_ = true;
-                signature_.reset();
-            }
-            const auto verdict = signature_.advance(v.substr(pos, options_.max_held));
-            if (verdict == detail::json_signature_matcher::verdict::more && signature_.scanned() < options_.max_held)
-                return pos;   // the signature may still complete: hold from its first byte
-            candidate_ = false;
-            if (verdict == detail::json_signature_matcher::verdict::more)
-                out.report(error::marker_too_long);   // released as text, unread past max_held
-            if (verdict == detail::json_signature_matcher::verdict::match) {
-                in_json_ = true;
-                tracker_.reset(signature_.layout());
-            } else {
-                out.text(v.substr(pos, 1));   // later bytes may open a call themselves
-                ++pos;
-            }
-        }
-        return v.size();
-    }
-
-    // Reads the JSON from `pos` until `v` runs out or the JSON ends; returns where it stopped.
-    template<class Writer>
-    std::size_t process_json(std::string_view v, std::size_t pos, Writer& out)
-    {
-        using event = detail::json_call_tracker::event;
-        std::size_t mark = pos;   // bytes before it are emitted (or pending)
-        auto flush = [&](std::size_t upto) {
-            const auto bytes = v.substr(mark, upto - mark);
-            mark = upto;
-            if (!in_call_)
-                out.markup(bytes);
-            else if (started_)
-                out.content(ref_, bytes);
-            else
-                pending_.append(bytes);
-        };
-        for (;;) {
-            std::size_t limit = v.size();
-            if (in_call_ && !started_) {
-                flush(pos);
-                if (pending_.size() >= options_.max_held)
-                    start_call(out, {});
-                else
-                    limit = std::min(limit, pos + (options_.max_held - pending_.size()));
-            }
-            const auto s = tracker_.advance(v, pos, limit);
-            switch (s.what) {
-            case event::none:
-                flush(s.position);
-                pos = s.position;
-                if (pos == v.size())
-                    return pos;
-                break;
-            case event::call_begin:
-                flush(s.position);
-                in_call_ = true;
-                started_ = false;
-                pending_.clear();
-                pos = s.position + 1;
-                break;
-            case event::name:
-                pos = s.position;
-                if (in_call_ && !started_) {
-                    flush(pos);
-                    start_call(out, tracker_.name());
-                }
-                break;
-            case event::call_end:
-                pos = s.position;
-                flush(pos);
-                end_call(out);
-                break;
-            case event::done:
-                flush(s.position);
-                in_json_ = false;
-                return s.position;
-            }
-        }
-    }
-
-    template<class Writer>
-    void start_call(Writer& out, std::string_view name)
-    {
-        boost::json::object metadata;
-        if (!name.empty())
-            metadata["tool_name"] = name;
-        ref_ = out.start(segment_type::tool_call, std::move(metadata));
-        started_ = true;
-        out.content(ref_, pending_);
-        pending_.clear();
-    }
-
-    template<class Writer>
-    void end_call(Writer& out)
-    {
-        auto call = detail::extract_json_call(started_ ? out.content_of(ref_) : std::string_view(pending_));
-        if (!started_)
-            start_call(out, call.name);
-        if (call.error.empty() && call.name.empty())
-            call.error = make_error_code(error::missing_tool_name).message();
-        auto& metadata = out.metadata(ref_);
-        if (!call.name.empty())
-            metadata["tool_name"] = call.name;
-        metadata["arguments"] = std::move(call.arguments);
-        out.end(ref_, call.error.empty() ? segment_status::complete : segment_status::invalid_arguments, call.error);
-        in_call_ = started_ = false;
-    }
-
-    json_calls_options options_;
-    detail::scan_buffer buf_;          // a signature candidate being read (text mode only)
-    std::string pending_;              // a call's JSON read before its START
-    detail::json_signature_matcher signature_;
-    detail::json_call_tracker tracker_;
-    segment_ref ref_{};
-    bool candidate_ = false;   // buf_ starts with a `{`/`[` whose signature is being read
-    bool in_json_ = false;     // inside JSON that opened with a signature
-    bool in_call_ = false;     // inside one call object of it
-    bool started_ = false;     // that call's START was emitted
+    std::size_t max_held_;
+    std::size_t max_held_body_;
+    json_signature_matcher signature_;
+    json_call_block block_;
+    bool reading_ = false;   // an opening is being read
 };
+
+} // namespace detail
+
+/// Tool calls written as JSON in the text. A `{` or `[` opens calls when the JSON starts with a
+/// signature, compared with whitespace between tokens ignored: `{"tool":`, `{"function":`,
+/// `{"name":` (the object is one call), `{"tool_calls":`, `{"tools":` (each object of that array
+/// is a call), `[{"tool":`, `[{"function":`, `[{"name":` (each object of the array is a call). Any
+/// other `{` or `[` stays text, byte for byte. The JSON ends where its brackets balance, strings
+/// (with escapes) skipped. A call reads as `{"tool":{"function":"name","parameters":{…}}}` (also
+/// `{"tool":"name","parameters":…}`), `{"function":{"name":…,"arguments":…}}` (arguments an
+/// object or a JSON string holding one) or `{"name":…,"args":{…}}`.
+///
+/// Each call is one segment; the bytes around calls (`{"tool_calls":[`, commas, `]}`) are
+/// consumed markup. A generic tool is a `tool_call` segment whose content is the call object's
+/// raw JSON and whose argument fragments are its arguments value, raw as it streams (decoded
+/// when it is a string). A write_file, patch_file or run_bash call named before its arguments
+/// is a file or shell segment streaming the decoded body; the raw JSON is then markup. START
+/// waits until the tool name has been read, the call ends, or `max_held` bytes are held (then it
+/// STARTs without `tool_name`, which END carries); a file's START also waits for its path, up to
+/// `max_held_body` bytes. `held_bytes()` stays within `max_held`, plus `max_held_body` while a
+/// file waits for its path. END carries `{tool_name, arguments}`; a call
+/// without a name, arguments that are not an object, or invalid JSON END `invalid_arguments`; a
+/// stream ending inside a call ENDs it `incomplete`. A half-read signature at the end is text.
+struct json_calls_format {
+    static constexpr std::string_view name = "json";   ///< As the registry and the CLI spell it.
+    static constexpr bool decodes_file_bodies = true;
+    using options = json_calls_options;
+    using reader = detail::json_calls_reader;
+};
+
+using json_calls = text_format_policy<json_calls_format>;
 
 } // namespace toolstream

@@ -1,16 +1,17 @@
 // The sentinel policy: blocks written as [[SEG_START {json header}]]body[[SEG_END]].
 #pragma once
 
-#include <toolstream/policies/detail/marker_scanner.hpp>
+#include <toolstream/detail/compact_json.hpp>
+#include <toolstream/policies/detail/block_context.hpp>
 #include <toolstream/policies/detail/sentinel_header.hpp>
 #include <toolstream/policies/detail/xml_arguments.hpp>
-#include <toolstream/error.hpp>
-#include <toolstream/segment_writer.hpp>
-#include <toolstream/types.hpp>
+#include <toolstream/policies/text_format.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,105 @@ struct sentinel_options {
     std::size_t max_held = 4096;
 };
 
+namespace detail {
+
+/// The blocks of sentinel: an opening read by sentinel_opening_reader, then a raw body up to
+/// `[[SEG_END]]`.
+class sentinel_reader {
+public:
+    explicit sentinel_reader(const sentinel_options& o) : max_held_(std::max<std::size_t>(o.max_held, 16)) {}
+
+    std::span<const std::string_view> openers() const noexcept { return openers_; }
+    /// The header says it all: a file without a path STARTs without it.
+    call_frame_limits limits() const noexcept { return {max_held_, 0}; }
+
+    opening_verdict open(std::size_t, std::string_view v)
+    {
+        if (!reading_)
+            opening_.reset();
+        reading_ = true;
+        const auto verdict = opening_.advance(v.substr(0, max_held_));
+        using result = sentinel_opening_reader::verdict;
+        if (verdict == result::more && opening_.scanned() < max_held_)
+            return opening_verdict::more();
+        reading_ = false;
+        if (verdict == result::done && (block_ = read_sentinel_header(opening_.header(v))))
+            return opening_verdict::block(opening_.scanned());
+        return opening_verdict::text(opening_.scanned(), verdict == result::more);
+    }
+
+    template<class W>
+    void begin(block_context<W>& ctx)
+    {
+        const bool call = block_->type == segment_type::tool_call;
+        const boost::json::value* header_arguments = call ? block_->metadata.if_contains("arguments") : nullptr;
+        std::string arguments;
+        if (header_arguments != nullptr && block_->error.empty())
+            append_compact_json(arguments, *header_arguments);
+        body_ = !call ? body::content : header_arguments != nullptr ? body::content : body::undecided;
+        ctx.call.begin(block_->type, std::move(block_->metadata), {}, false, ctx.out);
+        ctx.call.add(byte_role::argument, arguments, ctx.out);
+        done_ = false;
+    }
+
+    template<class W>
+    bool step(block_context<W>& ctx)
+    {
+        if (body_ == body::undecided) {   // a tool_call's body: JSON streams, XML is read at the end
+            const std::string_view v = ctx.view();
+            const std::size_t first = std::min(v.find_first_not_of(" \t\r\n"), v.size());
+            ctx.take(first, byte_role::content);
+            if (first == v.size())
+                return first > 0;
+            body_ = ctx.view()[0] == '{' ? body::json : body::xml;
+        }
+        const auto m = find_marker(ctx.view(), end_markers_, true);
+        ctx.take(m.position, body_ == body::json ? byte_role::argument_text : byte_role::content);
+        if (m.marker == marker_match::npos)
+            return m.position > 0;
+        ctx.take(sentinel_end_marker.size(), byte_role::markup);
+        if (!block_->error.empty())
+            ctx.call.end(ctx.out, segment_status::invalid_arguments, block_->error);
+        else if (body_ == body::xml)
+            end_with_content_arguments(ctx.call, ctx.out);
+        else
+            ctx.call.end(ctx.out);
+        done_ = true;
+        return true;
+    }
+
+    /// A partial `[[SEG_END]]` is body.
+    template<class W>
+    void finalize(block_context<W>& ctx)
+    {
+        ctx.take(ctx.view().size(), byte_role::content);
+    }
+
+    bool done() const noexcept { return done_; }
+    std::size_t held_bytes() const noexcept { return 0; }
+
+    void reset() noexcept
+    {
+        reading_ = false;
+        done_ = true;
+    }
+
+private:
+    enum class body { content, undecided, json, xml };
+
+    static constexpr std::array<std::string_view, 1> openers_{sentinel_start_marker};
+    static constexpr std::array<std::string_view, 1> end_markers_{sentinel_end_marker};
+
+    std::size_t max_held_;
+    sentinel_opening_reader opening_;
+    std::optional<sentinel_block> block_;
+    body body_ = body::content;
+    bool reading_ = false;
+    bool done_ = true;
+};
+
+} // namespace detail
+
 /// Finds sentinel blocks in content:
 ///
 ///     [[SEG_START {"type":"write_file","path":"/a.py"}]]print("hi")[[SEG_END]]
@@ -29,8 +129,9 @@ struct sentinel_options {
 /// - the header is a JSON object whose string `type` picks the segment: `text`; `tool` or
 ///   `tool_call` → tool_call; `write_file`; `patch_file`; `run_bash` or `run_terminal_cmd` →
 ///   run_bash. Its other keys are the START metadata (END repeats them). A tool's `arguments` may
-///   sit in the header (an object, or a JSON string holding one); without them the invocation
-///   adapter parses the body (JSON or XML arguments);
+///   sit in the header (an object, or a JSON string holding one); without them the body is the
+///   arguments: a JSON object, streamed as argument fragments, or XML (`<arguments><arg…>`),
+///   read when the block ends;
 /// - the header ends where its JSON does, so `]]` inside its strings or arrays is fine; whitespace
 ///   may precede and follow it;
 /// - `[[SEG_START` is matched case-sensitively, `[[SEG_END]]` case-insensitively, both split at
@@ -38,136 +139,15 @@ struct sentinel_options {
 /// - an opening that is not one (no `{` after the marker, no `]]` after the header, invalid JSON,
 ///   a non-object header, an unknown type, longer than `max_held`) is text, byte for byte;
 /// - markers and the header are consumed markup; a `text` block is a text segment of its own.
-/// A stream ending inside a body ENDs the block `incomplete` after flushing its content; a
-/// half-read opening is text. Bytes held after a feed: at most 10 (a marker prefix) or `max_held`.
-class sentinel {
-public:
+/// A stream ending inside a body ENDs the block `incomplete` after flushing its content (a
+/// partial end marker included); a half-read opening is text. Bytes held after a feed: at most
+/// 10 (a marker prefix) or `max_held`.
+struct sentinel_format {
     static constexpr std::string_view name = "sentinel";   ///< As the registry and the CLI spell it.
-
-    sentinel() = default;
-    explicit sentinel(sentinel_options options) : options_(options)
-    {
-        options_.max_held = std::max(options_.max_held, min_held);
-    }
-
-    template<class Writer>
-    void on_content(std::string_view text, Writer& out)
-    {
-        if (buf_.empty()) {
-            buf_.append(text.substr(process(text, out)));
-        } else {
-            buf_.append(text);
-            buf_.consume(process(buf_.view(), out));
-        }
-    }
-
-
-    template<class Writer>
-    void finalize(Writer& out)
-    {
-        if (state_ == state::body) {
-            out.content(ref_, buf_.view());
-            out.end(ref_, segment_status::incomplete, make_error_code(error::incomplete_call).message());
-        } else {
-            out.text(buf_.view());
-        }
-        buf_.clear();
-        state_ = state::text;
-    }
-
-    void reset()
-    {
-        buf_.clear();
-        state_ = state::text;
-    }
-
-    /// Bytes received but not yet emitted.
-    std::size_t held_bytes() const noexcept { return buf_.size(); }
-
-private:
-    static constexpr std::size_t min_held = 16;
-    static constexpr std::array<std::string_view, 1> start_markers{detail::sentinel_start_marker};
-    static constexpr std::array<std::string_view, 1> end_markers{detail::sentinel_end_marker};
-
-    enum class state { text, opening, body };
-
-    // Emits what `v` allows and returns how many bytes of it are used; the rest is held.
-    template<class Writer>
-    std::size_t process(std::string_view v, Writer& out)
-    {
-        std::size_t pos = 0;
-        while (pos < v.size()) {
-            switch (state_) {
-            case state::text: {
-                const auto m = detail::find_marker(v.substr(pos), start_markers);
-                out.text(v.substr(pos, m.position));
-                pos += m.position;
-                if (m.marker == detail::marker_match::npos)
-                    return pos;   // a marker prefix (or nothing) is left
-                state_ = state::opening;
-                opening_.reset();
-                break;
-            }
-            case state::opening: {
-                const auto opening = v.substr(pos);
-                const auto verdict = opening_.advance(opening.substr(0, options_.max_held));
-                if (verdict == detail::sentinel_opening_reader::verdict::more && opening_.scanned() < options_.max_held)
-                    return pos;
-                if (verdict == detail::sentinel_opening_reader::verdict::more)
-                    out.report(error::marker_too_long);   // released as text, unread past max_held
-                const auto read = opening.substr(0, opening_.scanned());
-                pos += read.size();
-                state_ = state::text;
-                if (verdict == detail::sentinel_opening_reader::verdict::done)
-                    open_block(read, out);
-                else
-                    out.text(read);
-                break;
-            }
-            case state::body: {
-                const auto m = detail::find_marker(v.substr(pos), end_markers, true);
-                out.content(ref_, v.substr(pos, m.position));
-                pos += m.position;
-                if (m.marker == detail::marker_match::npos)
-                    return pos;
-                out.markup(v.substr(pos, detail::sentinel_end_marker.size()));
-                pos += detail::sentinel_end_marker.size();
-                if (!error_.empty())
-                    out.end(ref_, segment_status::invalid_arguments, error_);
-                else if (kind_ == segment_type::tool_call)
-                    detail::end_with_content_arguments(out, ref_);
-                else
-                    out.end(ref_);
-                state_ = state::text;
-                break;
-            }
-            }
-        }
-        return pos;
-    }
-
-    template<class Writer>
-    void open_block(std::string_view opening, Writer& out)
-    {
-        auto block = detail::read_sentinel_header(opening_.header(opening));
-        if (!block) {
-            out.text(opening);
-            return;
-        }
-        out.markup(opening);
-        kind_ = block->type;
-        ref_ = out.start(block->type, std::move(block->metadata));
-        error_ = std::move(block->error);
-        state_ = state::body;
-    }
-
-    sentinel_options options_;
-    detail::scan_buffer buf_;   // a marker prefix, or an opening being read
-    detail::sentinel_opening_reader opening_;
-    segment_ref ref_{};
-    segment_type kind_ = segment_type::text;
-    std::string error_;         // why the open block's header arguments are unusable
-    state state_ = state::text;
+    using options = sentinel_options;
+    using reader = detail::sentinel_reader;
 };
+
+using sentinel = text_format_policy<sentinel_format>;
 
 } // namespace toolstream

@@ -1,15 +1,16 @@
 // The xml policy: tool calls written as XML tags inside the model's text.
 #pragma once
 
-#include <toolstream/error.hpp>
-#include <toolstream/policies/detail/marker_scanner.hpp>
+#include <toolstream/policies/detail/block_context.hpp>
 #include <toolstream/policies/detail/xml_block.hpp>
 #include <toolstream/policies/detail/xml_lexing.hpp>
+#include <toolstream/policies/text_format.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <span>
 #include <string>
@@ -31,6 +32,134 @@ struct xml_options {
     /// reference's parser does for api_tool_call).
     bool parse_tool_calls = true;
 };
+
+namespace detail {
+
+/// The blocks of xml: an opening tag (`<tool …>`, `<write_file …>`, `<run_bash …>`) read by
+/// scan_tag within the cap, then the block read by xml_block.
+class xml_reader {
+public:
+    explicit xml_reader(const xml_options& o)
+        : cap_(std::max<std::size_t>(o.max_tag_size, 64)), max_held_body_(o.max_held_body),
+          first_(o.parse_tool_calls ? 0 : 1)
+    {
+    }
+
+    std::span<const std::string_view> openers() const noexcept
+    {
+        return std::span<const std::string_view>(openers_).subspan(first_);
+    }
+    call_frame_limits limits() const noexcept { return {cap_, max_held_body_}; }
+
+    opening_verdict open(std::size_t i, std::string_view v)
+    {
+        opener_ = static_cast<opener>(first_ + i);
+        const std::size_t n = openers_[first_ + i].size();
+        if (v.size() == n)
+            return opening_verdict::more();
+        if (!is_xml_space(v[n]) && v[n] != '>')
+            return opening_verdict::text(n);   // `<tool` then `s>`: text
+        if (hint_ < n)
+            hint_ = n;
+        const tag_scan t = scan_tag(v, hint_, cap_);
+        if (t.type == tag_scan::kind::more)
+            return opening_verdict::more();
+        hint_ = 0;
+        if (t.type == tag_scan::kind::tag && read_opening(v.substr(0, t.size)))
+            return opening_verdict::block(t.size);
+        // An opening longer than max_tag_size is text.
+        return opening_verdict::text(t.size, t.type == tag_scan::kind::not_tag && t.size == cap_);
+    }
+
+    template<class W>
+    void begin(block_context<W>& ctx)
+    {
+        block_.begin(kind_, type_, std::move(meta_), empty_, ctx);
+        meta_ = {};
+    }
+
+    template<class W>
+    bool step(block_context<W>& ctx)
+    {
+        return block_.step(ctx, cap_);
+    }
+
+    template<class W>
+    void finalize(block_context<W>& ctx)
+    {
+        block_.finalize(ctx);
+    }
+
+    bool done() const noexcept { return block_.done(); }
+    std::size_t held_bytes() const noexcept { return 0; }
+
+    void reset() noexcept
+    {
+        block_.reset();
+        hint_ = 0;
+    }
+
+private:
+    enum class opener { tool, write_file, run_bash };
+
+    static constexpr std::array<std::string_view, 3> openers_{"<tool", "<write_file", "<run_bash"};
+
+    // What a complete opening tag opens; false if the tag is text after all.
+    bool read_opening(std::string_view tag)
+    {
+        const auto t = read_tag(tag);
+        if (!t)
+            return false;
+        meta_ = {};
+        empty_ = t->self_closing;
+        if (opener_ == opener::tool) {
+            const auto name = find_attribute(t->attributes, "name");
+            const std::string tool_name = name ? xml_value(*name) : std::string();
+            if (tool_name.empty())
+                return false;
+            meta_["tool_name"] = tool_name;
+            type_ = segment_type::tool_call;
+            kind_ = xml_block_kind::generic;
+            if (iequals_ascii(tool_name, "write_file") || iequals_ascii(tool_name, "patch_file")) {
+                type_ = iequals_ascii(tool_name, "write_file") ? segment_type::write_file : segment_type::patch_file;
+                kind_ = xml_block_kind::file;
+            } else if (iequals_ascii(tool_name, "run_bash")) {
+                type_ = segment_type::run_bash;
+                kind_ = xml_block_kind::shell;
+                set_shell_options(t->attributes, meta_);
+            }
+            return true;
+        }
+        if (t->self_closing)
+            return false;   // a shorthand tag without a body
+        kind_ = xml_block_kind::shorthand;
+        if (opener_ == opener::write_file) {
+            const auto path = find_attribute(t->attributes, "path");
+            const std::string p = path ? xml_value(*path) : std::string();
+            if (p.empty())
+                return false;
+            meta_["path"] = p;
+            type_ = segment_type::write_file;
+            return true;
+        }
+        set_shell_options(t->attributes, meta_);
+        type_ = segment_type::run_bash;
+        return true;
+    }
+
+    std::size_t cap_;
+    std::size_t max_held_body_;
+    std::size_t first_;        // 1 when `<tool` opens nothing (parse_tool_calls = false)
+    opener opener_ = opener::tool;
+    std::size_t hint_ = 0;     // how far the opening tag being read was searched
+    xml_block_kind kind_ = xml_block_kind::generic;
+    segment_type type_ = segment_type::tool_call;
+    boost::json::object meta_;
+    bool empty_ = false;
+    xml_block block_;
+};
+
+} // namespace detail
 
 /// Finds tool calls written as XML in the text:
 /// - `<tool name="X">…</tool>`: a `tool_call` segment, START `{tool_name}`, content the raw
@@ -71,176 +200,17 @@ struct xml_options {
 ///   read. `held_bytes()` stays below `max(max_tag_size, 64) + 16`, plus up to
 ///   `max_held_body` while a file body waits for its path.
 /// - finalize(): held text goes out as text (a half-read opening tag included); an open block
-///   flushes what it holds and ENDs `incomplete` (so its invocation is never complete).
-class xml {
-public:
+///   flushes what it holds and ENDs `incomplete` (so its invocation is never complete). Held
+///   bytes are what they would be had no tag or marker completed: content inside a body (a
+///   partial `</tool>`, closing tag or end marker included), syntax between a file tool's
+///   arguments.
+struct xml_format {
     static constexpr std::string_view name = "xml";   ///< As the registry and the CLI spell it.
-
-    xml() = default;
-    explicit xml(xml_options options) : options_(options) {}
-
-    template<class Writer>
-    void on_content(std::string_view text, Writer& out)
-    {
-        buf_.append(text);
-        while (!buf_.empty() && step(out)) {
-        }
-    }
-
-
-    template<class Writer>
-    void finalize(Writer& out)
-    {
-        if (state_ == state::block)
-            block_.finalize(buf_, out);
-        else
-            out.text(buf_.view());
-        buf_.clear();
-        state_ = state::text;
-    }
-
-    void reset()
-    {
-        buf_.clear();
-        block_.reset();
-        state_ = state::text;
-        hint_ = 0;
-    }
-
-    /// Bytes received but not yet emitted or reported.
-    std::size_t held_bytes() const noexcept { return buf_.size() + block_.held_bytes(); }
-
-    const xml_options& options() const noexcept { return options_; }
-
-private:
-    enum class state { text, opening_tag, block };
-    enum class opener { tool, write_file, run_bash };
-
-    static constexpr std::string_view openers_[] = {"<tool", "<write_file", "<run_bash"};
-
-    std::size_t cap() const noexcept { return std::max<std::size_t>(options_.max_tag_size, 64); }
-
-    template<class Writer>
-    bool step(Writer& out)
-    {
-        switch (state_) {
-        case state::text: return text(out);
-        case state::opening_tag: return opening_tag(out);
-        case state::block: break;
-        }
-        const bool progressed = block_.step(buf_, cap(), out);
-        if (block_.done())
-            state_ = state::text;
-        return progressed;
-    }
-
-    // Emits text up to the first `<` that may open a tool tag; holds it while undecided.
-    template<class Writer>
-    bool text(Writer& out)
-    {
-        const std::size_t first = options_.parse_tool_calls ? 0 : 1;
-        const auto markers = std::span<const std::string_view>(openers_).subspan(first);
-        const auto m = detail::find_marker(buf_.view(), markers, true);
-        out.text(buf_.view().substr(0, m.position));
-        buf_.consume(m.position);
-        if (m.marker == detail::marker_match::npos)
-            return false;
-        const std::size_t n = markers[m.marker].size();
-        const std::string_view v = buf_.view();
-        if (v.size() == n)
-            return false;   // `<tool` then `s>` would be text
-        if (detail::is_xml_space(v[n]) || v[n] == '>') {
-            state_ = state::opening_tag;
-            opener_ = static_cast<opener>(first + m.marker);
-            hint_ = n;
-            return true;
-        }
-        out.text(v.substr(0, n));
-        buf_.consume(n);
-        return true;
-    }
-
-    template<class Writer>
-    bool opening_tag(Writer& out)
-    {
-        const std::string_view v = buf_.view();
-        const auto t = detail::scan_tag(v, hint_, cap());
-        if (t.type == detail::tag_scan::kind::more)
-            return false;
-        if (t.type == detail::tag_scan::kind::tag && open_block(v.substr(0, t.size), out))
-            return true;
-        if (t.type == detail::tag_scan::kind::not_tag && t.size == cap())
-            out.report(error::marker_too_long);   // an opening longer than max_tag_size is text
-        out.text(v.substr(0, t.size));
-        buf_.consume(t.size);
-        state_ = state::text;
-        return true;
-    }
-
-    // Starts the block an opening tag announces; false if the tag is text after all.
-    template<class Writer>
-    bool open_block(std::string_view tag, Writer& out)
-    {
-        const auto t = detail::read_tag(tag);
-        if (!t)
-            return false;
-        using detail::xml_block_kind;
-        boost::json::object meta;
-        if (opener_ == opener::tool) {
-            const auto name = detail::find_attribute(t->attributes, "name");
-            const std::string tool_name = name ? detail::xml_value(*name) : std::string();
-            if (tool_name.empty())
-                return false;
-            meta["tool_name"] = tool_name;
-            segment_type type = segment_type::tool_call;
-            xml_block_kind kind = xml_block_kind::generic;
-            if (detail::iequals_ascii(tool_name, "write_file")) {
-                type = segment_type::write_file;
-                kind = xml_block_kind::file;
-            } else if (detail::iequals_ascii(tool_name, "patch_file")) {
-                type = segment_type::patch_file;
-                kind = xml_block_kind::file;
-            } else if (detail::iequals_ascii(tool_name, "run_bash")) {
-                type = segment_type::run_bash;
-                kind = xml_block_kind::shell;
-                detail::set_shell_options(t->attributes, meta);
-            }
-            enter(kind, type, std::move(meta), t->self_closing, tag, out);
-            return true;
-        }
-        if (t->self_closing)
-            return false;   // a shorthand tag without a body
-        if (opener_ == opener::write_file) {
-            const auto path = detail::find_attribute(t->attributes, "path");
-            const std::string p = path ? detail::xml_value(*path) : std::string();
-            if (p.empty())
-                return false;
-            meta["path"] = p;
-            enter(xml_block_kind::shorthand, segment_type::write_file, std::move(meta), false, tag, out);
-            return true;
-        }
-        detail::set_shell_options(t->attributes, meta);
-        enter(xml_block_kind::shorthand, segment_type::run_bash, std::move(meta), false, tag, out);
-        return true;
-    }
-
-    // The opening tag is reported before the block's START, as it comes first in the input.
-    template<class Writer>
-    void enter(detail::xml_block_kind kind, segment_type type, boost::json::object meta, bool empty,
-               std::string_view tag, Writer& out)
-    {
-        out.markup(tag);
-        buf_.consume(tag.size());
-        block_.begin(kind, type, std::move(meta), empty, options_.max_held_body, out);
-        state_ = block_.done() ? state::text : state::block;
-    }
-
-    xml_options options_;
-    detail::scan_buffer buf_;
-    state state_ = state::text;
-    opener opener_ = opener::tool;
-    std::size_t hint_ = 0;   // how far the opening tag being read was searched
-    detail::xml_block block_;
+    static constexpr bool ignore_case = true;
+    using options = xml_options;
+    using reader = detail::xml_reader;
 };
+
+using xml = text_format_policy<xml_format>;
 
 } // namespace toolstream

@@ -5,6 +5,7 @@
 #include <toolstream/error.hpp>
 
 #include <boost/json/basic_parser_impl.hpp>
+#include <boost/json/value.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -21,6 +22,8 @@ struct file_argument_callbacks {
     void* context = nullptr;
     void (*on_body)(void* context, std::string_view decoded_piece) = nullptr;
     void (*on_path)(void* context, std::string_view path) = nullptr;
+    /// Optional: a top-level boolean or number of any other key (a run_bash `background`...).
+    void (*on_scalar)(void* context, std::string_view key, const boost::json::value& v) = nullptr;
 };
 
 /// Decodes `{"path": "...", "<body_key>": "..."}` (keys in any order, other keys ignored):
@@ -103,6 +106,7 @@ private:
         const file_argument_callbacks* cb = nullptr;
         std::size_t depth = 0;
         std::string key;    // the top-level key being read, capped: long keys match nothing
+        std::string member; // the last top-level key of another field
         field current = field::other;
         std::string path;
         bool path_key_seen = false;
@@ -136,6 +140,7 @@ private:
             append_key(s);
             if (depth == 1) {
                 current = key == "path" ? field::path : key == body_key ? field::body : field::other;
+                member.swap(key);
                 key.clear();
                 bool& seen = current == field::path ? path_key_seen : body_key_seen;
                 if (current != field::other && std::exchange(seen, true)) {
@@ -160,10 +165,10 @@ private:
             return true;
         }
         bool on_number_part(std::string_view, error_code&) { return true; }
-        bool on_int64(std::int64_t, std::string_view, error_code& ec) { return scalar(ec); }
-        bool on_uint64(std::uint64_t, std::string_view, error_code& ec) { return scalar(ec); }
-        bool on_double(double, std::string_view, error_code& ec) { return scalar(ec); }
-        bool on_bool(bool, error_code& ec) { return scalar(ec); }
+        bool on_int64(std::int64_t v, std::string_view, error_code& ec) { return scalar(ec, v); }
+        bool on_uint64(std::uint64_t v, std::string_view, error_code& ec) { return scalar(ec, v); }
+        bool on_double(double v, std::string_view, error_code& ec) { return scalar(ec, v); }
+        bool on_bool(bool v, error_code& ec) { return scalar(ec, v); }
         bool on_null(error_code& ec) { return scalar(ec); }
         bool on_comment_part(std::string_view, error_code&) { return true; }
         bool on_comment(std::string_view, error_code&) { return true; }
@@ -180,10 +185,12 @@ private:
             else if (depth == 1 && current == field::path)
                 path.append(s);
         }
-        bool scalar(error_code& ec)
+        bool scalar(error_code& ec, const boost::json::value& v = nullptr)
         {
             if (!not_body(ec))
                 return false;
+            if (depth == 1 && current == field::other && !v.is_null() && cb->on_scalar != nullptr)
+                cb->on_scalar(cb->context, member, v);
             if (depth == 1)
                 current = field::other;
             return true;

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace toolstream::detail {
 
@@ -95,16 +96,21 @@ private:
 };
 
 /// Follows the structure of a JSON text that opened with a signature, byte by byte and string
-/// aware (escaped quotes included), reporting where each call begins and ends and the first tool
-/// name of each call as soon as its string closes. Nesting is only counted past a few levels, so
-/// the state is fixed-size whatever the input.
+/// aware (escaped quotes included), reporting where each call begins and ends, the first tool
+/// name of each call as soon as its string closes, and where the call's arguments value (the
+/// first `arguments`, `parameters` or `args` member of the call, its `tool` or its `function`
+/// object) begins and ends. Nesting is only counted past a few levels, so the state is
+/// fixed-size whatever the input.
 class json_call_tracker {
 public:
-    enum class event { none, call_begin, name, call_end, done };
+    enum class event { none, call_begin, name, arguments_begin, arguments_end, call_end, done };
     struct step {
         event what = event::none;
-        std::size_t position = 0;  ///< call_begin: at its `{`; others: just after the byte that made it
+        std::size_t boundary = 0;  ///< bytes before it belong to what preceded the event
+        std::size_t next = 0;      ///< where to go on reading
     };
+    /// What a call's arguments value is, once its first byte was read.
+    enum class arguments_kind : std::uint8_t { none, container, string, null, other };
 
     void reset(json_call_layout layout) noexcept
     {
@@ -113,17 +119,18 @@ public:
         in_string_ = escape_ = false;
         capture_ = capture::none;
         done_pending_ = false;
-        name_found_ = false;
+        begin_call();
         name_.clear();
     }
 
     /// Reads `text[from, limit)` up to and including the next event. `none` means the range ran
     /// out; `done` means the top-level value closed (nothing after it belongs to the JSON).
+    /// A container's arguments span its brackets; a string's, the bytes between its quotes.
     step advance(std::string_view text, std::size_t from, std::size_t limit)
     {
         if (done_pending_) {
             done_pending_ = false;
-            return {event::done, from};
+            return {event::done, from, from};
         }
         // Inside a string nobody captures, only `"` and `\` matter: jump to the next of either.
         // Their next positions are searched lazily, each byte once per character, so a call's
@@ -155,37 +162,62 @@ public:
                     keep(c);
                 } else if (c == '"') {
                     in_string_ = false;
+                    if (std::exchange(string_arguments_, false))
+                        return {event::arguments_end, i, i + 1};
                     if (end_string())
-                        return {event::name, i + 1};
+                        return {event::name, i + 1, i + 1};
                 } else {
                     keep(c);
                 }
                 continue;
             }
+            if (arguments_pending_ && !is_json_space(c)) {
+                arguments_pending_ = false;
+                arguments_ = c == '{' || c == '[' ? arguments_kind::container
+                    : c == '"'                    ? arguments_kind::string
+                    : c == 'n'                    ? arguments_kind::null
+                                                  : arguments_kind::other;
+                if (c == '"') {
+                    in_string_ = true;
+                    has_escape_ = false;
+                    capture_ = capture::none;
+                    string_arguments_ = true;
+                    return {event::arguments_begin, i + 1, i + 1};
+                }
+                if (arguments_ == arguments_kind::container) {
+                    open(c == '{', true);
+                    return {event::arguments_begin, i, i + 1};
+                }
+            }
             switch (c) {
             case '"': begin_string(); break;
             case '{':
             case '[':
-                if (open(c == '{'))
-                    return {event::call_begin, i};
+                if (open(c == '{', false))
+                    return {event::call_begin, i, i + 1};
                 break;
             case '}':
             case ']': {
-                const bool was_call = close();
+                const role closed = close();
+                if (closed == role::arguments)
+                    return {event::arguments_end, i + 1, i + 1};
                 if (depth_ == 0) {
-                    if (was_call) {
+                    if (closed == role::call) {
                         done_pending_ = true;
-                        return {event::call_end, i + 1};
+                        return {event::call_end, i + 1, i + 1};
                     }
-                    return {event::done, i + 1};
+                    return {event::done, i + 1, i + 1};
                 }
-                if (was_call)
-                    return {event::call_end, i + 1};
+                if (closed == role::call)
+                    return {event::call_end, i + 1, i + 1};
                 break;
             }
             case ':':
-                if (auto* l = top(); l != nullptr && l->is_object)
+                if (auto* l = top(); l != nullptr && l->is_object) {
                     l->expect_key = false;
+                    arguments_pending_ = l->key == key_kind::arguments && holds_arguments(l->what)
+                        && arguments_ == arguments_kind::none;
+                }
                 break;
             case ',':
                 if (auto* l = top(); l != nullptr && l->is_object) {
@@ -196,15 +228,18 @@ public:
             default: break;
             }
         }
-        return {event::none, limit};
+        return {event::none, limit, limit};
     }
 
     /// The tool name reported by the last `name` event.
     std::string_view name() const noexcept { return name_; }
 
+    /// The current call's arguments value so far (`none` until its first byte).
+    arguments_kind arguments() const noexcept { return arguments_; }
+
 private:
-    enum class role : std::uint8_t { none, wrapper, call_list, call, call_tool, call_function };
-    enum class key_kind : std::uint8_t { other, name, tool, function };
+    enum class role : std::uint8_t { none, wrapper, call_list, call, call_tool, call_function, arguments };
+    enum class key_kind : std::uint8_t { other, name, tool, function, arguments };
     enum class capture : std::uint8_t { none, key, name };
 
     struct level {
@@ -215,12 +250,25 @@ private:
         std::uint32_t keys = 0;
     };
 
-    // The roles that matter sit at most five levels deep (wrapper, list, call, tool, function).
-    static constexpr std::size_t tracked_levels = 6;
+    // The roles that matter sit at most six levels deep (wrapper, list, call, tool, function,
+    // arguments).
+    static constexpr std::size_t tracked_levels = 7;
     static constexpr std::size_t max_name = 1024;
-    static constexpr std::size_t max_key = 8;
+    static constexpr std::size_t max_key = 10;
 
     level* top() noexcept { return depth_ >= 1 && depth_ <= tracked_levels ? &levels_[depth_ - 1] : nullptr; }
+
+    static bool holds_arguments(role r) noexcept
+    {
+        return r == role::call || r == role::call_tool || r == role::call_function;
+    }
+
+    void begin_call() noexcept
+    {
+        name_found_ = false;
+        arguments_pending_ = string_arguments_ = false;
+        arguments_ = arguments_kind::none;
+    }
 
     // Position of the first `c` in text[from, limit), or limit.
     static std::size_t find(std::string_view text, std::size_t from, std::size_t limit, char c) noexcept
@@ -230,10 +278,11 @@ private:
     }
 
     // Returns true when the new container is a call.
-    bool open(bool is_object)
+    bool open(bool is_object, bool arguments)
     {
-        role r = role::none;
-        if (depth_ == 0) {
+        role r = arguments ? role::arguments : role::none;
+        if (arguments) {
+        } else if (depth_ == 0) {
             r = layout_ == json_call_layout::single ? role::call
                 : layout_ == json_call_layout::list ? role::wrapper
                                                     : role::call_list;
@@ -261,25 +310,25 @@ private:
         if (level* l = top())
             *l = {r, is_object, is_object, key_kind::other, 0};
         if (r == role::call) {
-            name_found_ = false;
+            begin_call();
             return true;
         }
         return false;
     }
 
-    // Returns true when the closed container was a call.
-    bool close() noexcept
+    // The role of the container that closed.
+    role close() noexcept
     {
         const level* l = top();
-        const bool was_call = l != nullptr && l->what == role::call;
+        const role r = l != nullptr ? l->what : role::none;
         --depth_;
-        return was_call;
+        return r;
     }
 
     static bool is_name_path(role r, key_kind k) noexcept
     {
         switch (r) {
-        case role::call: return k != key_kind::other;
+        case role::call: return k == key_kind::name || k == key_kind::tool || k == key_kind::function;
         case role::call_tool: return k == key_kind::name || k == key_kind::function;
         case role::call_function: return k == key_kind::name;
         default: return false;
@@ -292,7 +341,7 @@ private:
         has_escape_ = false;
         capture_ = capture::none;
         level* l = top();
-        if (l == nullptr || !l->is_object || l->what == role::none)
+        if (l == nullptr || !l->is_object || l->what == role::none || l->what == role::arguments)
             return;
         if (l->expect_key) {
             capture_ = capture::key;
@@ -317,13 +366,14 @@ private:
     bool end_string()
     {
         level* l = top();
-        if (l != nullptr && l->is_object && l->expect_key) {
+        if (l != nullptr && l->is_object && l->expect_key && l->what != role::arguments) {
             l->expect_key = false;
             ++l->keys;
             l->key = capture_ != capture::key || has_escape_ ? key_kind::other
                 : raw_ == "name"                            ? key_kind::name
                 : raw_ == "tool"                            ? key_kind::tool
                 : raw_ == "function"                        ? key_kind::function
+                : raw_ == "arguments" || raw_ == "parameters" || raw_ == "args" ? key_kind::arguments
                                                             : key_kind::other;
         }
         if (capture_ != capture::name)
@@ -355,6 +405,9 @@ private:
     capture capture_ = capture::none;
     bool done_pending_ = false;
     bool name_found_ = false;
+    bool arguments_pending_ = false;   // the next value is the call's arguments
+    bool string_arguments_ = false;    // inside the call's arguments string
+    arguments_kind arguments_ = arguments_kind::none;
     std::string raw_;    // the key or name string being read
     std::string name_;
 };

@@ -54,10 +54,7 @@ struct marker_match {
 
     std::size_t position = 0;   ///< Start of the full match, or of the partial match at the end, or text.size().
     std::size_t marker = npos;  ///< Index of the fully matched marker, or npos when none matched fully.
-    bool prefix = false;        ///< text[position..] is a proper prefix of some marker (see partial()).
-
-    /// True when text[position..] is a proper prefix of some marker: hold it back.
-    bool partial() const noexcept { return prefix; }
+    bool prefix = false;        ///< text[position..] is a proper prefix of some marker: hold it back.
 };
 
 namespace scan {

@@ -21,8 +21,9 @@
 // a nested array. CDATA is always verbatim (Python's retry turns its '&' into "&amp;").
 #pragma once
 
+#include <toolstream/detail/compact_json.hpp>
 #include <toolstream/error.hpp>
-#include <toolstream/segment_writer.hpp>
+#include <toolstream/policies/detail/call_frame.hpp>
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -379,25 +380,27 @@ inline result<boost::json::object> parse_xml_arguments(std::string_view xml,
 
 namespace toolstream::detail {
 
-/// Ends a tool_call segment `complete` whose arguments are its content: a JSON object written
-/// as is, or XML arguments (`<arg name="k">v</arg>`…) given to the writer as their JSON. A
-/// segment whose metadata already holds `arguments` keeps them. XML that does not parse ends it
-/// `invalid_arguments`.
+/// Ends a tool_call `complete` whose arguments are its content written as XML
+/// (`<arg name="k">v</arg>`…), or as a JSON object: their JSON goes to the writer as one
+/// fragment, as XML cannot stream as JSON (a later `<arg>` may replace an earlier one). XML that
+/// does not parse ends it `invalid_arguments`; empty content means no arguments.
 template<class Writer>
-void end_with_content_arguments(Writer& out, segment_ref ref)
+void end_with_content_arguments(call_frame& call, Writer& out)
 {
-    const std::string_view body = out.content_of(ref);
+    const std::string_view body = out.content_of(call.ensure_started(out));
     const auto first = body.find_first_not_of(" \t\r\n");
-    if (out.metadata(ref).contains("arguments") || first == std::string_view::npos) {
-        out.end(ref);
+    if (first == std::string_view::npos) {
+        call.end(out);
     } else if (body[first] == '{') {
-        out.arguments(ref, body);
-        out.end(ref);
+        call.add(byte_role::argument, body, out);
+        call.end(out);
     } else if (auto parsed = parse_xml_arguments(body)) {
-        out.metadata(ref)["arguments"] = std::move(*parsed);
-        out.end(ref);
+        std::string json;
+        append_compact_json(json, boost::json::value(std::move(*parsed)));
+        call.add(byte_role::argument, json, out);
+        call.end(out);
     } else {
-        out.end(ref, segment_status::invalid_arguments, parsed.error().message());
+        call.end(out, segment_status::invalid_arguments, parsed.error().message());
     }
 }
 

@@ -57,17 +57,6 @@ public:
         return false;
     }
 
-    /// End of stream: held indentation is body; every other held byte is a possible marker or
-    /// closing tag, hence syntax.
-    template<class Emit>
-    void finalize(scan_buffer& buf, Emit& emit)
-    {
-        if (phase_ == phase::marked && line_start_)
-            emit(indent_, false);
-        emit(buf.size(), true);
-        phase_ = phase::done;
-    }
-
 private:
     enum class phase { seek, after_start, marked, closing, plain, cdata, done };
 

@@ -1,0 +1,123 @@
+// A call's arguments written as one raw JSON object after a header that named the tool.
+#pragma once
+
+#include <toolstream/policies/detail/block_context.hpp>
+#include <toolstream/policies/detail/json_file_arguments.hpp>
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace toolstream::detail {
+
+/// Reads `{…}` (blanks before it are syntax) to where its brackets balance outside strings. A
+/// tool_call streams it raw as content and argument fragments; a file or shell tool decodes it
+/// (json_file_arguments). Any other first byte ends the arguments at once: the call has none
+/// and ENDs `invalid_arguments`.
+class json_object_reader {
+public:
+    void begin(const call_frame& call)
+    {
+        depth_ = 0;
+        in_string_ = escape_ = started_ = done_ = false;
+        failure_.clear();
+        file_ = call.is_file_tool();
+        if (file_)
+            file_arguments_.begin(call.type());
+    }
+
+    bool done() const noexcept { return done_; }
+
+    template<class W>
+    bool step(block_context<W>& ctx)
+    {
+        const std::string_view v = ctx.view();
+        std::size_t i = 0;
+        if (!started_) {
+            while (i < v.size() && (v[i] == ' ' || v[i] == '\t' || v[i] == '\n' || v[i] == '\r'))
+                ++i;
+            ctx.take(i, byte_role::markup);
+            if (i == v.size())
+                return i > 0;
+            if (ctx.view()[0] != '{') {
+                failure_ = "arguments are not a JSON object";
+                done_ = true;
+                return true;
+            }
+            started_ = true;
+        }
+        const std::string_view w = ctx.view();
+        const std::size_t end = scan(w);
+        const std::string_view bytes = w.substr(0, end);
+        if (file_) {
+            ctx.call.add(byte_role::call_text, bytes, ctx.out);
+            file_arguments_.write(bytes, ctx.call, ctx.out);
+        } else {
+            ctx.call.add(byte_role::argument_text, bytes, ctx.out);
+        }
+        ctx.buf.consume(end);
+        return true;
+    }
+
+    /// ENDs the call: `complete` unless its arguments could not be read.
+    template<class W>
+    void end(block_context<W>& ctx)
+    {
+        std::string why = file_ ? file_arguments_.finish(ctx.out) : std::string();
+        if (!failure_.empty())
+            why = failure_;
+        ctx.call.end(ctx.out, why.empty() ? segment_status::complete : segment_status::invalid_arguments, why);
+    }
+
+    void reset() noexcept { file_arguments_.reset(); }
+
+private:
+    // How much of `w` belongs to the object (all of it when it does not close in `w`).
+    std::size_t scan(std::string_view w)
+    {
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            if (in_string_) {
+                if (escape_) {
+                    escape_ = false;
+                    continue;
+                }
+                // Only `"` and `\` matter inside a string: jump to the first of them.
+                const char* p = w.data() + i;
+                const std::size_t left = w.size() - i;
+                const void* q = std::memchr(p, '"', left);
+                const void* b = std::memchr(p, '\\', left);
+                const char* hit = static_cast<const char*>(q == nullptr ? b : b == nullptr || q < b ? q : b);
+                if (hit == nullptr)
+                    return w.size();
+                i = static_cast<std::size_t>(hit - w.data());
+                if (*hit == '\\')
+                    escape_ = true;
+                else
+                    in_string_ = false;
+                continue;
+            }
+            const char c = w[i];
+            if (c == '"') {
+                in_string_ = true;
+            } else if (c == '{' || c == '[') {
+                ++depth_;
+            } else if ((c == '}' || c == ']') && --depth_ == 0) {
+                done_ = true;
+                return i + 1;
+            }
+        }
+        return w.size();
+    }
+
+    json_file_arguments file_arguments_;
+    std::string failure_;
+    std::size_t depth_ = 0;
+    bool in_string_ = false;
+    bool escape_ = false;
+    bool started_ = false;
+    bool done_ = false;
+    bool file_ = false;
+};
+
+} // namespace toolstream::detail

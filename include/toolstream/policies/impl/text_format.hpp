@@ -1,0 +1,151 @@
+// Out-of-line members of toolstream::text_format_policy.
+#pragma once
+
+#include <toolstream/error.hpp>
+#include <toolstream/policies/text_format.hpp>
+
+#include <utility>
+
+namespace toolstream {
+
+template<text_format_traits Traits>
+text_format_policy<Traits>::text_format_policy(options_type options)
+    : options_(std::move(options)), reader_(options_), call_(reader_.limits())
+{
+    const std::span<const std::string_view> openers = reader_.openers();
+    if (!reasoning_open.empty())
+        text_markers_[text_marker_count_++] = reasoning_open;
+    first_opener_ = text_marker_count_;
+    for (std::size_t i = 0; i < openers.size() && i < max_openers; ++i)
+        text_markers_[text_marker_count_++] = openers[i];
+    if (!reasoning_close.empty()) {
+        reasoning_markers_[reasoning_marker_count_++] = reasoning_close;
+        if constexpr (detail::reasoning_ends_at_call_of<Traits>())
+            for (std::size_t i = 0; i < openers.size() && i < max_openers; ++i)
+                reasoning_markers_[reasoning_marker_count_++] = openers[i];
+    }
+    reset();
+}
+
+template<text_format_traits Traits>
+bool text_format_policy<Traits>::starts_in_reasoning() const noexcept
+{
+    if (reasoning_close.empty())
+        return false;
+    if constexpr (requires { options_.reasoning_open_at_start.has_value(); })
+        if (options_.reasoning_open_at_start.has_value())
+            return *options_.reasoning_open_at_start;
+    return detail::reasoning_open_at_start_of<Traits>();
+}
+
+template<text_format_traits Traits>
+template<class Writer>
+void text_format_policy<Traits>::on_content(std::string_view text, Writer& out)
+{
+    buf_.append(text);
+    while (!buf_.empty() && step(out)) {
+    }
+}
+
+template<text_format_traits Traits>
+template<class Writer>
+void text_format_policy<Traits>::finalize(Writer& out)
+{
+    switch (state_) {
+    case state::reasoning: out.reasoning(buf_.view()); break;
+    case state::block: {
+        detail::block_context<Writer> ctx{buf_, call_, out};
+        reader_.finalize(ctx);
+        [[fallthrough]];   // what the reader left unread is text
+    }
+    case state::text:
+    case state::opening: out.text(buf_.view()); break;
+    }
+    call_.end_incomplete(out);
+    reset();
+}
+
+template<text_format_traits Traits>
+void text_format_policy<Traits>::reset()
+{
+    buf_.clear();
+    reader_.reset();
+    call_.reset();
+    implicit_reasoning_ = starts_in_reasoning();
+    state_ = implicit_reasoning_ ? state::reasoning : state::text;
+}
+
+template<text_format_traits Traits>
+template<class Writer>
+bool text_format_policy<Traits>::step(Writer& out)
+{
+    switch (state_) {
+    case state::text: return scan({text_markers_.data(), text_marker_count_}, false, out);
+    case state::reasoning:
+        return scan({reasoning_markers_.data(), implicit_reasoning_ ? reasoning_marker_count_ : 1}, true, out);
+    case state::opening: return opening(out);
+    case state::block: break;
+    }
+    detail::block_context<Writer> ctx{buf_, call_, out};
+    const bool progressed = reader_.step(ctx);
+    if (!reader_.done())
+        return progressed;
+    state_ = state::text;
+    return true;
+}
+
+// Text or reasoning up to the first marker; a marker prefix at the end is held.
+template<text_format_traits Traits>
+template<class Writer>
+bool text_format_policy<Traits>::scan(std::span<const std::string_view> markers, bool reasoning, Writer& out)
+{
+    const auto m = detail::find_marker(buf_.view(), markers, ignore_case);
+    const std::string_view before = buf_.view().substr(0, m.position);
+    if (reasoning)
+        out.reasoning(before);
+    else
+        out.text(before);
+    buf_.consume(m.position);
+    if (m.marker == detail::marker_match::npos)
+        return false;
+    const bool reasoning_marker = reasoning ? m.marker == 0 : m.marker < first_opener_;
+    if (reasoning_marker) {
+        out.markup(buf_.view().substr(0, markers[m.marker].size()));
+        buf_.consume(markers[m.marker].size());
+        state_ = reasoning ? state::text : state::reasoning;
+        implicit_reasoning_ = false;
+        return true;
+    }
+    // An opener (in reasoning: one that ends a region open from the start).
+    opener_ = reasoning ? m.marker - 1 : m.marker - first_opener_;
+    state_ = state::opening;
+    implicit_reasoning_ = false;
+    return true;
+}
+
+template<text_format_traits Traits>
+template<class Writer>
+bool text_format_policy<Traits>::opening(Writer& out)
+{
+    const std::string_view v = buf_.view();
+    const detail::opening_verdict verdict = reader_.open(opener_, v);
+    switch (verdict.what) {
+    case detail::opening_verdict::kind::more: return false;
+    case detail::opening_verdict::kind::text:
+        if (verdict.too_long)
+            out.report(error::marker_too_long);   // released as text, unread past the cap
+        out.text(v.substr(0, verdict.size));
+        buf_.consume(verdict.size);
+        state_ = state::text;
+        return true;
+    case detail::opening_verdict::kind::block: break;
+    }
+    out.markup(v.substr(0, verdict.size));   // the opening comes before the block's START
+    buf_.consume(verdict.size);
+    detail::block_context<Writer> ctx{buf_, call_, out};
+    reader_.begin(ctx);
+    state_ = reader_.done() ? state::text : state::block;
+    return true;
+}
+
+} // namespace toolstream
