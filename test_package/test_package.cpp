@@ -15,7 +15,7 @@ constexpr std::string_view stream =
     R"(data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function",)"
     R"("function":{"name":"write_file","arguments":"{\"path\":\"a.txt\",\"con"}}]}}]})" "\n\n"
     R"(data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":)"
-    R"("\"tent\":\"hi\\n\"}"}}]}}]})" "\n\n"
+    R"("tent\":\"hi\\n\"}"}}]}}]})" "\n\n"
     R"(data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]})" "\n\n"
     "data: [DONE]\n\n";
 
