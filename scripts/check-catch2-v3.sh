@@ -16,7 +16,12 @@ if [ ! -f "$config_dir/Catch2Config.cmake" ]; then
     apt_dir="$build/apt"
     rm -rf "$apt_dir" "$prefix"
     mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/debs"
-    mirror=$(apt-get indextargets --format '$(REPO_URI)' 'Codename: bookworm' 'Identifier: Packages' | head -1)
+    bookworm_mirror() { apt-get indextargets --format '$(REPO_URI)' 'Release: bookworm' 'Identifier: Packages' | head -1; }
+    if [ -z "$(bookworm_mirror)" ]; then   # apt lists not fetched yet on this machine
+        sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+        $sudo apt-get update -qq
+    fi
+    mirror=$(bookworm_mirror)
     [ -n "$mirror" ] || { echo "check-catch2-v3: no bookworm entry in the apt sources" >&2; exit 1; }
     echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm-backports main" \
         >"$apt_dir/sources.list"
@@ -37,9 +42,11 @@ fixtures="${TOOLSTREAM_FIXTURES_DIR:-}"
 if [ -z "$fixtures" ] && [ -d "$root/../shared/fixtures" ]; then
     fixtures=$(cd "$root/../shared/fixtures" && pwd)
 fi
-cmake -S "$root" -B "$build/tree" -DCMAKE_BUILD_TYPE=Debug -DTOOLSTREAM_WARNINGS_AS_ERRORS=ON \
+cmake -S "$root" -B "$build/tree" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Debug -DTOOLSTREAM_WARNINGS_AS_ERRORS=ON \
       -DCatch2_DIR="$config_dir" -DTOOLSTREAM_FIXTURES_DIR="$fixtures" >/dev/null
-grep -q "^Catch2_DIR:PATH=$config_dir\$" "$build/tree/CMakeCache.txt" \
+# The tests must see v3: its headers first, and the major version the compatibility header keys on.
+flags="$build/tree/tests/CMakeFiles/toolstream_tests.dir/flags.make"
+grep -q "TOOLSTREAM_CATCH2_MAJOR=3" "$flags" && grep -q -- "-isystem $prefix/usr/include" "$flags" \
     || { echo "check-catch2-v3: CMake did not take Catch2 from $config_dir" >&2; exit 1; }
 cmake --build "$build/tree" -j "$(nproc)" \
       --target toolstream_tests toolstream_alloc_tests toolstream_memory_bound toolstream-replay
