@@ -44,7 +44,7 @@ if [ -z "$fixtures" ] && [ -d "$root/../shared/fixtures" ]; then
 fi
 cmake -S "$root" -B "$build/tree" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Debug -DTOOLSTREAM_WARNINGS_AS_ERRORS=ON \
       -DCatch2_DIR="$config_dir" -DTOOLSTREAM_FIXTURES_DIR="$fixtures" >/dev/null
-# The tests must see v3: its headers first, and the major version the compatibility header keys on.
+# The tests must see v3: its include directory, and the major version the compatibility header keys on.
 flags="$build/tree/tests/CMakeFiles/toolstream_tests.dir/flags.make"
 grep -q "TOOLSTREAM_CATCH2_MAJOR=3" "$flags" && grep -q -- "-isystem $prefix/usr/include" "$flags" \
     || { echo "check-catch2-v3: CMake did not take Catch2 from $config_dir" >&2; exit 1; }
