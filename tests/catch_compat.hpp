@@ -1,4 +1,5 @@
-// One include for Catch2 v2 (Debian) and v3 (vcpkg, Conan).
+// One include for Catch2 v2 (Debian) and v3 (vcpkg, Conan); scripts/check-catch2-v3.sh builds and runs
+// the tests against v3 (CI does too).
 #pragma once
 #if !defined(TOOLSTREAM_CATCH2_MAJOR)
 #  if __has_include(<catch2/catch_test_macros.hpp>)

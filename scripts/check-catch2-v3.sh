@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds the whole test tree against Catch2 v3 and runs it, as a Conan or vcpkg user would get it.
+# Debian bookworm ships Catch2 v2 only; bookworm-backports has v3 built for bookworm. This script
+# downloads that package with apt's ordinary client into a private apt state (the system's Debian
+# mirror, suite bookworm-backports) and unpacks it under the build directory: nothing is installed
+# on the system, and the v2 the other builds use stays as it is.
+#   scripts/check-catch2-v3.sh            # build directory: CATCH2_V3_BUILD_DIR, default build/catch2-v3
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build="${CATCH2_V3_BUILD_DIR:-$root/build/catch2-v3}"
+prefix="$build/catch2"
+config_dir="$prefix/usr/lib/cmake/Catch2"
+"$root/scripts/install-deps.sh" cmake make g++ libboost-json1.81-dev
+
+if [ ! -f "$config_dir/Catch2Config.cmake" ]; then
+    apt_dir="$build/apt"
+    rm -rf "$apt_dir" "$prefix"
+    mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/debs"
+    bookworm_mirror() { apt-get indextargets --format '$(REPO_URI)' 'Release: bookworm' 'Identifier: Packages' | head -1; }
+    if [ -z "$(bookworm_mirror)" ]; then   # apt lists not fetched yet on this machine
+        sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+        $sudo apt-get update -qq
+    fi
+    mirror=$(bookworm_mirror)
+    [ -n "$mirror" ] || { echo "check-catch2-v3: no bookworm entry in the apt sources" >&2; exit 1; }
+    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm-backports main" \
+        >"$apt_dir/sources.list"
+    apt_options=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+                 -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
+                 -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Sandbox::User=root)
+    apt-get "${apt_options[@]}" -qq update
+    (cd "$apt_dir/debs" && apt-get "${apt_options[@]}" -qq download libcatch2-dev)
+    dpkg-deb -x "$apt_dir"/debs/libcatch2-dev_*.deb "$prefix"
+fi
+version=$(sed -n 's/^set(PACKAGE_VERSION "\(.*\)")$/\1/p' "$config_dir/Catch2ConfigVersion.cmake")
+case "$version" in
+    3.*) echo "check-catch2-v3: Catch2 $version from $prefix" ;;
+    *) echo "check-catch2-v3: expected Catch2 3.x, found '$version'" >&2; exit 1 ;;
+esac
+
+fixtures="${TOOLSTREAM_FIXTURES_DIR:-}"
+if [ -z "$fixtures" ] && [ -d "$root/../shared/fixtures" ]; then
+    fixtures=$(cd "$root/../shared/fixtures" && pwd)
+fi
+cmake -S "$root" -B "$build/tree" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Debug -DTOOLSTREAM_WARNINGS_AS_ERRORS=ON \
+      -DCatch2_DIR="$config_dir" -DTOOLSTREAM_FIXTURES_DIR="$fixtures" >/dev/null
+# The tests must see v3: its include directory, and the major version the compatibility header keys on.
+flags="$build/tree/tests/CMakeFiles/toolstream_tests.dir/flags.make"
+grep -q "TOOLSTREAM_CATCH2_MAJOR=3" "$flags" && grep -q -- "-isystem $prefix/usr/include" "$flags" \
+    || { echo "check-catch2-v3: CMake did not take Catch2 from $config_dir" >&2; exit 1; }
+cmake --build "$build/tree" -j "$(nproc)" \
+      --target toolstream_tests toolstream_alloc_tests toolstream_memory_bound toolstream-replay
+export TOOLSTREAM_FIXTURES_DIR="$fixtures"
+for test in toolstream_tests toolstream_alloc_tests toolstream_memory_bound; do
+    echo "== $test (Catch2 $version)"
+    if ! out=$("$build/tree/tests/$test" 2>&1); then
+        tail -60 <<<"$out"
+        echo "check-catch2-v3: $test failed" >&2
+        exit 1
+    fi
+    tail -2 <<<"$out"
+done
