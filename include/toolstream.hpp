@@ -36,3 +36,4 @@
 #include <toolstream/transport/ndjson.hpp>
 #include <toolstream/transport/sse.hpp>
 #include <toolstream/types.hpp>
+#include <toolstream/writers/openai_sse.hpp>
