@@ -1,8 +1,11 @@
 // What the streaming and the non-streaming OpenAI writers share: the response's identity, the
-// wire names of finish kinds, the usage object, and holding back a split UTF-8 character.
+// wire names of finish kinds, a tool segment's name, the usage object, and holding back a split
+// UTF-8 character.
 #pragma once
 
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/segment_event.hpp>
+#include <toolstream/tool_syntax.hpp>
 #include <toolstream/types.hpp>
 
 #include <algorithm>
@@ -28,6 +31,18 @@ constexpr std::string_view openai_finish_reason(finish_kind kind) noexcept
     case finish_kind::error: break;
     }
     return "stop";
+}
+
+/// The name a tool segment's metadata gives it so far: `tool_name`, else a file or shell
+/// segment's table name, else empty.
+inline std::string_view tool_name_of(const segment_event& e)
+{
+    if (e.metadata != nullptr)
+        if (auto it = e.metadata->find("tool_name"); it != e.metadata->end() && it->value().is_string()
+                                                     && !it->value().get_string().empty())
+            return it->value().get_string();
+    const tool_syntax* syntax = find_tool_syntax(e.segment_kind);
+    return syntax != nullptr ? syntax->tool_name : std::string_view{};
 }
 
 /// `chatcmpl-` and 24 random hex digits, for a response whose provider gave no id.

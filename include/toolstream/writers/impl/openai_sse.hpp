@@ -2,24 +2,11 @@
 #pragma once
 
 #include <toolstream/detail/compact_json.hpp>
-#include <toolstream/tool_syntax.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 
 namespace toolstream {
 
 namespace detail {
-
-/// The name a tool segment's metadata gives it so far: `tool_name`, else a file or shell
-/// segment's table name, else empty.
-inline std::string_view tool_name_of(const segment_event& e)
-{
-    if (e.metadata != nullptr)
-        if (auto it = e.metadata->find("tool_name"); it != e.metadata->end() && it->value().is_string()
-                                                     && !it->value().get_string().empty())
-            return it->value().get_string();
-    const tool_syntax* syntax = find_tool_syntax(e.segment_kind);
-    return syntax != nullptr ? syntax->tool_name : std::string_view{};
-}
 
 constexpr std::string_view tool_phase_name(tool_phase p) noexcept
 {
