@@ -28,9 +28,11 @@ done
 
 cxx=${CXX:-g++}
 tu=$root/$tu_name
-flags=(-std=c++20 "$opt" -I"$root/include" -c "$tu")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# toolstream/version.hpp is generated: configure once for it.
+cmake -S "$root" -B "$work/cfg" -DTOOLSTREAM_BUILD_TESTS=OFF -DTOOLSTREAM_BUILD_EXAMPLES=OFF >/dev/null
+flags=(-std=c++20 "$opt" -I"$root/include" -I"$work/cfg/include" -c "$tu")
 
 walls=()
 cpus=()
@@ -47,7 +49,7 @@ done
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 wall_s=$(median "${walls[@]}")
 cpu_s=$(median "${cpus[@]}")
-lines=$("$cxx" -std=c++20 -I"$root/include" -E "$tu" | wc -l)
+lines=$("$cxx" -std=c++20 -I"$root/include" -I"$work/cfg/include" -E "$tu" | wc -l)
 compiler=$("$cxx" --version | head -n 1)
 load=$(cut -d' ' -f1 /proc/loadavg)
 

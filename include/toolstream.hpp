@@ -36,5 +36,6 @@
 #include <toolstream/transport/ndjson.hpp>
 #include <toolstream/transport/sse.hpp>
 #include <toolstream/types.hpp>
+#include <toolstream/version.hpp>
 #include <toolstream/writers/openai_completion.hpp>
 #include <toolstream/writers/openai_sse.hpp>
