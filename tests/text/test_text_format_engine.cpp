@@ -65,6 +65,7 @@ struct key_value_format {
     static constexpr std::string_view value_close = "</parameter>";
     static constexpr std::string_view parameters_close = "</function>";
     static constexpr bool strip_value_newline = true;
+    static constexpr bool value_close_lookahead = true;
     static std::optional<call_header> read_header(std::string_view h)
     {
         const auto at = h.find("<function=");
@@ -313,6 +314,23 @@ TEST_CASE("engine/key_value: raw values stream as JSON string fragments", "[engi
                                   "<parameter=limit>\n5\n</parameter>\n</function>\n</tool_call> ok");
     CHECK(calls(r) == "seg_2 search {\"query\":\"x < y \\\"q\\\"\",\"limit\":\"5\"}\n");
     CHECK(test::content_of_type(r.events, segment_type::text) == "Let me.  ok");
+}
+
+TEST_CASE("engine/key_value: a closing marker inside a value does not end it", "[engine][key_value]")
+{
+    const auto r = run<key_value>("<tool_call><function=write_file><parameter=path>a.xml</parameter>"
+                                  "<parameter=content>\n<p>x</parameter> y</p>\n</parameter>\n</parameter>\n"
+                                  "</function></tool_call>");
+    CHECK(calls(r) == "seg_1 write_file {\"path\":\"a.xml\",\"content\":\"<p>x</parameter> y</p>\\n</parameter>\"}\n");
+    // Past the cap of blanks, the marker is value.
+    handler<key_value> h(recording_sink{}, {}, key_value(text_format_options{.max_held = 24, .max_held_body = 1024,
+                                                                          .reasoning_open_at_start = {}}));
+    const std::string blanks(30, ' ');
+    CHECK(h.feed("<tool_call><function=f><parameter=a>v</parameter>" + blanks + "w</parameter></function></tool_call>")
+          == error::marker_too_long);
+    REQUIRE(!h.finalize());
+    REQUIRE(h.invocations().size() == 1);
+    CHECK(h.invocations()[0].arguments == boost::json::object{{"a", "v</parameter>" + blanks + "w"}});
 }
 
 TEST_CASE("engine/key_value: a write_file body streams raw, START waits for the path", "[engine][key_value]")

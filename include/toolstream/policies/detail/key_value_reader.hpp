@@ -23,7 +23,10 @@ namespace toolstream::detail {
 /// - a file or shell tool's content is its body parameter (`content`, `patch`, `command`); its
 ///   `path` and options are read whole (within the cap) into the metadata; the rest is syntax.
 /// `strip_value_newline`: one line break after the name's end and one before value_close are
-/// syntax. Bytes between parameters are the tool_call's raw text. `read_parameter_name(raw)`,
+/// syntax. `value_close_lookahead`: value_close ends the value only when blanks and then
+/// parameter_open or the closing marker follow it, so a value may hold `</parameter>` itself;
+/// the blanks are looked at up to the cap, past which the marker is value (error::marker_too_long
+/// reported). Bytes between parameters are the tool_call's raw text. `read_parameter_name(raw)`,
 /// when the format has it, turns the raw name into the key (strip quotes...).
 template<class T>
 class key_value_reader {
@@ -45,6 +48,7 @@ public:
         case phase::name: return name(ctx, cap);
         case phase::value_open: return value_open(ctx, cap);
         case phase::value: return value(ctx);
+        case phase::value_end: return value_end(ctx, cap);
         case phase::done: break;
         }
         return false;
@@ -54,7 +58,7 @@ public:
     template<class W>
     void finalize(block_context<W>& ctx)
     {
-        if (phase_ == phase::value || phase_ == phase::value_open)
+        if (phase_ == phase::value || phase_ == phase::value_open || phase_ == phase::value_end)
             emit_value(ctx, ctx.view().size());
         else
             ctx.take(ctx.view().size(), byte_role::call_text);
@@ -73,7 +77,7 @@ public:
     void reset() noexcept { phase_ = phase::done; }
 
 private:
-    enum class phase { between, name, value_open, value, done };
+    enum class phase { between, name, value_open, value, value_end, done };
     enum class use { argument, body, metadata, ignored };
 
     static constexpr std::string_view parameter_open = T::parameter_open;
@@ -83,6 +87,7 @@ private:
     static constexpr std::string_view parameters_close = parameters_close_of<T>();
     static constexpr std::string_view end_marker = parameters_close.empty() ? call_close_of<T>() : parameters_close;
     static constexpr bool strip = strip_value_newline_of<T>();
+    static constexpr bool lookahead = value_close_lookahead_of<T>();
     static constexpr bool ignore_case = ignore_case_of<T>();
 
     template<class W>
@@ -170,10 +175,51 @@ private:
         emit_value(ctx, end);
         if (m.marker == marker_match::npos)
             return end > 0;
-        ctx.take(m.position - end + value_close.size(), byte_role::call_text);
+        closer_ = m.position - end + value_close.size();   // [line break] value_close
+        if (lookahead) {
+            phase_ = phase::value_end;
+            hint_ = closer_;
+            return true;
+        }
+        close_value(ctx);
+        return true;
+    }
+
+    // After value_close: blanks, then parameter_open or the closing marker confirm it.
+    template<class W>
+    bool value_end(block_context<W>& ctx, std::size_t cap)
+    {
+        const std::string_view v = ctx.view();
+        std::size_t i = hint_;
+        while (i < v.size() && i - closer_ < cap && is_blank(v[i]))
+            ++i;
+        hint_ = i;
+        const std::string_view rest = v.substr(i);
+        bool maybe = false;
+        for (std::string_view marker : {parameter_open, end_marker}) {
+            const std::size_t n = scan::common_prefix(rest, marker, ignore_case);
+            if (n == marker.size()) {
+                close_value(ctx);
+                return true;
+            }
+            maybe = maybe || n == rest.size();
+        }
+        const bool past_cap = i - closer_ >= cap;
+        if (maybe && !past_cap)
+            return false;
+        if (past_cap)
+            ctx.out.report(error::marker_too_long);
+        emit_value(ctx, closer_);   // not the end: the marker is part of the value
+        phase_ = phase::value;
+        return true;
+    }
+
+    template<class W>
+    void close_value(block_context<W>& ctx)
+    {
+        ctx.take(closer_, byte_role::call_text);
         finish_value(ctx);
         phase_ = phase::between;
-        return true;
     }
 
     // Routes the value of `key`, and opens its argument fragment.
@@ -235,6 +281,8 @@ private:
     const tool_syntax* syntax_ = nullptr;
     bool any_ = false;             // a parameter was read (the fragments opened with `{`)
     bool at_value_start_ = false;
+    std::size_t closer_ = 0;       // bytes of a held value_close (and the line break before it)
+    std::size_t hint_ = 0;         // how far the lookahead after it was read
     std::string key_;
     std::string value_;            // a metadata value being read
     std::string scratch_;          // a fragment being built

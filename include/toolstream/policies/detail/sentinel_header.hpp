@@ -2,7 +2,7 @@
 // JSON-aware end, and turning its header into a segment type and metadata.
 #pragma once
 
-#include <toolstream/policies/detail/json_call_tracker.hpp>
+#include <toolstream/policies/detail/json_signature.hpp>
 #include <toolstream/detail/parse_json.hpp>
 #include <toolstream/types.hpp>
 
