@@ -79,71 +79,50 @@ constexpr reasoning_syntax reasoning_syntax_of() noexcept
 }
 } // namespace detail
 
-/// A parser policy: `Policy` behind a reasoning parser. Reasoning bytes become reasoning
-/// segments, its markers markup; the other bytes go to `Policy` in order. Only a marker prefix
-/// (at most the longest marker, or up to 256 leading blanks) is held. `Reasoning` is a syntax tag
-/// (qwen3_reasoning…) or void for one chosen at run time (no reasoning when default-built).
-template<class Policy, class Reasoning = void>
-class reasoning_policy {
+namespace detail {
+
+/// The state of a reasoning parser: reasoning bytes go out as reasoning segments, its markers as
+/// markup, the other bytes to `inner` (any parser policy) in order. Only a marker prefix (at most
+/// the longest marker, or up to 256 leading blanks) is held.
+class reasoning_splitter {
 public:
-    using inner_type = Policy;
-    static constexpr bool decodes_file_bodies = [] {
-        if constexpr (requires { Policy::decodes_file_bodies; })
-            return Policy::decodes_file_bodies;
-        else
-            return false;
-    }();
+    explicit reasoning_splitter(reasoning_syntax syntax = {}) : syntax_(syntax) { reset(); }
 
-    reasoning_policy() : reasoning_policy(detail::reasoning_syntax_of<Reasoning>()) {}
-    explicit reasoning_policy(reasoning_syntax syntax, Policy inner = Policy{})
-        : syntax_(syntax), inner_(std::move(inner))
-    {
-        reset_state();
-    }
-
-    template<class Writer>
-    void on_content(std::string_view text, Writer& out)
+    template<class Inner, class Writer>
+    void on_content(std::string_view text, Inner& inner, Writer& out)
     {
         if (state_ == state::content && buf_.empty()) {
-            inner_.on_content(text, out);
+            inner.on_content(text, out);
             return;
         }
         buf_.append(text);
-        while (!buf_.empty() && step(out)) {
+        while (!buf_.empty() && step(inner, out)) {
         }
     }
 
-    template<class Writer>
-    void finalize(Writer& out)
+    /// Held bytes are what they would be had no marker completed; then `inner` finalizes.
+    template<class Inner, class Writer>
+    void finalize(Inner& inner, Writer& out)
     {
         if (!buf_.empty()) {
             if (state_ == state::reasoning || (state_ == state::start && syntax_.open_at_start))
                 out.reasoning(buf_.view());
             else
-                inner_.on_content(buf_.view(), out);
+                inner.on_content(buf_.view(), out);
             buf_.clear();
         }
-        inner_.finalize(out);
+        inner.finalize(out);
     }
 
-    void reset()
+    void reset() noexcept
     {
         buf_.clear();
-        inner_.reset();
-        reset_state();
+        state_ = syntax_.open.empty() ? state::content : state::start;
+        implicit_ = false;
     }
 
-    std::size_t held_bytes() const noexcept
-    {
-        if constexpr (requires { inner_.held_bytes(); })
-            return buf_.size() + inner_.held_bytes();
-        else
-            return buf_.size();
-    }
-
+    std::size_t held_bytes() const noexcept { return buf_.size(); }
     const reasoning_syntax& syntax() const noexcept { return syntax_; }
-    Policy& inner() noexcept { return inner_; }
-    const Policy& inner() const noexcept { return inner_; }
 
 private:
     // start: the stream's first bytes may open a region; seek: a recurring region may open
@@ -151,45 +130,42 @@ private:
     enum class state { start, seek, reasoning, content };
     static constexpr std::size_t max_leading_blanks = 256;
 
-    void reset_state() noexcept
-    {
-        state_ = syntax_.open.empty() ? state::content : state::start;
-        implicit_ = false;
-    }
-
     static bool is_blank(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-    template<class Writer>
-    void forward(std::size_t n, Writer& out)
+    template<class Inner, class Writer>
+    void forward(std::size_t n, Inner& inner, Writer& out)
     {
         if (n > 0)
-            inner_.on_content(buf_.view().substr(0, n), out);
+            inner.on_content(buf_.view().substr(0, n), out);
         buf_.consume(n);
     }
 
     template<class Writer>
-    void emit_reasoning(std::size_t n, Writer& out)
+    void emit(std::size_t n, bool reasoning, Writer& out)
     {
-        if (n > 0)
-            out.reasoning(buf_.view().substr(0, n));
+        if (n > 0) {
+            if (reasoning)
+                out.reasoning(buf_.view().substr(0, n));
+            else
+                out.markup(buf_.view().substr(0, n));
+        }
         buf_.consume(n);
     }
 
-    template<class Writer>
-    bool step(Writer& out)
+    template<class Inner, class Writer>
+    bool step(Inner& inner, Writer& out)
     {
         const std::string_view v = buf_.view();
         switch (state_) {
-        case state::content: forward(v.size(), out); return true;
-        case state::start: return start(v, out);
+        case state::content: forward(v.size(), inner, out); return true;
+        case state::start: return start(v, inner, out);
         case state::seek: {
             const std::array<std::string_view, 1> markers{syntax_.open};
-            const auto m = detail::find_marker(v, markers, false);
-            forward(m.position, out);
-            if (m.marker == detail::marker_match::npos)
+            const auto m = find_marker(v, markers, false);
+            forward(m.position, inner, out);
+            if (m.marker == marker_match::npos)
                 return false;   // a prefix of `open` (or nothing) is left
-            out.markup(buf_.view().substr(0, syntax_.open.size()));
-            buf_.consume(syntax_.open.size());
+            emit(syntax_.open.size(), false, out);
             state_ = state::reasoning;
             return true;
         }
@@ -199,21 +175,20 @@ private:
     }
 
     // Blanks, then `open` or not: a region opens explicitly, implicitly (open_at_start), or never.
-    template<class Writer>
-    bool start(std::string_view v, Writer& out)
+    template<class Inner, class Writer>
+    bool start(std::string_view v, Inner& inner, Writer& out)
     {
         std::size_t i = 0;
         while (i < v.size() && i < max_leading_blanks && is_blank(v[i]))
             ++i;
         const std::string_view rest = v.substr(i);
-        const std::size_t n = detail::scan::common_prefix(rest, syntax_.open, false);
+        const std::size_t n = scan::common_prefix(rest, syntax_.open, false);
         if (n == syntax_.open.size()) {
             if (syntax_.open_at_start)
-                emit_reasoning(i, out);
+                emit(i, true, out);
             else
-                forward(i, out);
-            out.markup(buf_.view().substr(0, n));
-            buf_.consume(n);
+                forward(i, inner, out);
+            emit(n, false, out);
             state_ = state::reasoning;
             return true;
         }
@@ -227,26 +202,80 @@ private:
     template<class Writer>
     bool reasoning(std::string_view v, Writer& out)
     {
-        const std::array<std::string_view, 3> markers{syntax_.close, implicit_ ? syntax_.ends_implicit_at : std::string_view{},
-                                                      syntax_.yields_to};
-        const auto m = detail::find_marker(v, markers, false);
-        emit_reasoning(m.position, out);
-        if (m.marker == detail::marker_match::npos)
+        const std::array<std::string_view, 3> markers{
+            syntax_.close, implicit_ ? syntax_.ends_implicit_at : std::string_view{}, syntax_.yields_to};
+        const auto m = find_marker(v, markers, false);
+        emit(m.position, true, out);
+        if (m.marker == marker_match::npos)
             return false;
-        if (m.marker == 0) {
-            out.markup(buf_.view().substr(0, syntax_.close.size()));
-            buf_.consume(syntax_.close.size());
-        }
+        if (m.marker == 0)
+            emit(syntax_.close.size(), false, out);
         implicit_ = false;
         state_ = syntax_.recurs ? state::seek : state::content;
         return true;
     }
 
     reasoning_syntax syntax_;
-    Policy inner_;
-    detail::scan_buffer buf_;
+    scan_buffer buf_;
     state state_ = state::content;
     bool implicit_ = false;
+};
+
+} // namespace detail
+
+/// A parser policy: `Policy` behind a reasoning parser (detail::reasoning_splitter). `Reasoning`
+/// is a syntax tag (qwen3_reasoning…), or void for a syntax given at run time (none when
+/// default-built).
+template<class Policy, class Reasoning = void>
+class reasoning_policy {
+public:
+    using inner_type = Policy;
+    static constexpr bool decodes_file_bodies = [] {
+        if constexpr (requires { Policy::decodes_file_bodies; })
+            return Policy::decodes_file_bodies;
+        else
+            return false;
+    }();
+
+    reasoning_policy() : reasoning_policy(detail::reasoning_syntax_of<Reasoning>()) {}
+    explicit reasoning_policy(reasoning_syntax syntax, Policy inner = Policy{})
+        : splitter_(syntax), inner_(std::move(inner))
+    {
+    }
+
+    template<class Writer>
+    void on_content(std::string_view text, Writer& out)
+    {
+        splitter_.on_content(text, inner_, out);
+    }
+
+    template<class Writer>
+    void finalize(Writer& out)
+    {
+        splitter_.finalize(inner_, out);
+    }
+
+    void reset()
+    {
+        splitter_.reset();
+        inner_.reset();
+    }
+
+    std::size_t held_bytes() const noexcept
+    {
+        if constexpr (requires { inner_.held_bytes(); })
+            return splitter_.held_bytes() + inner_.held_bytes();
+        else
+            return splitter_.held_bytes();
+    }
+
+    const reasoning_syntax& syntax() const noexcept { return splitter_.syntax(); }
+    Policy& inner() noexcept { return inner_; }
+    const Policy& inner() const noexcept { return inner_; }
+
+private:
+    detail::reasoning_splitter splitter_;
+    Policy inner_;
 };
 
 } // namespace toolstream
