@@ -4,6 +4,7 @@
 #pragma once
 
 #include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/policies/formats/glm45.hpp>
 #include <toolstream/policies/formats/hermes.hpp>
 #include <toolstream/policies/formats/qwen3_coder.hpp>
 #include <toolstream/policies/json_calls.hpp>
@@ -33,7 +34,7 @@ using registered_providers = type_list<openai_chat, openai_responses, anthropic,
 
 /// Parser policies, each with a static `name`. The first is the default.
 using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
-                                      hermes, qwen3_coder>;
+                                      hermes, qwen3_coder, glm45>;
 
 /// Other names a policy answers to: {alias, name}.
 inline constexpr std::array<std::pair<std::string_view, std::string_view>, 1> policy_aliases{{
