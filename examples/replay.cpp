@@ -1,7 +1,7 @@
 // toolstream-replay: replays a recorded provider stream (or plain model text) through toolstream.
 //
 //   toolstream-replay --provider openai_chat|openai_responses|anthropic|gemini|ollama|mistral|text
-//                     [--parser api_tool_call|xml|json|sentinel|passthrough]
+//                     [--parser NAME] [--reasoning-parser NAME]
 //                     [--chunk N] [--emit summary|events|invocations|openai-sse]
 //                     [--tool-events] [--extensions chunk|comment] [FILE|-]
 //
@@ -40,6 +40,7 @@ enum class emit_mode { summary, events, invocations, openai_sse };
 struct arguments {
     std::string provider;
     std::string parser;
+    std::string reasoning_parser;
     std::size_t chunk = 64 * 1024;
     emit_mode emit = emit_mode::summary;
     bool tool_events = false;
@@ -49,7 +50,7 @@ struct arguments {
 
 constexpr std::string_view usage_text =
     "usage: toolstream-replay --provider openai_chat|openai_responses|anthropic|gemini|ollama|mistral|text\n"
-    "                         [--parser api_tool_call|xml|json|sentinel|passthrough]\n"
+    "                         [--parser NAME] [--reasoning-parser NAME]\n"
     "                         [--chunk N] [--emit summary|events|invocations|openai-sse]\n"
     "                         [--tool-events] [--extensions chunk|comment] [FILE|-]\n";
 
@@ -64,6 +65,8 @@ std::optional<arguments> parse_arguments(int argc, char** argv)
             a.provider = argv[++i];
         } else if (arg == "--parser" && has_value) {
             a.parser = argv[++i];
+        } else if (arg == "--reasoning-parser" && has_value) {
+            a.reasoning_parser = argv[++i];
         } else if (arg == "--chunk" && has_value) {
             const std::string_view v = argv[++i];
             auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), a.chunk);
@@ -97,7 +100,7 @@ std::optional<arguments> parse_arguments(int argc, char** argv)
             return std::nullopt;
         }
     }
-    if (a.provider.empty() || !ts::make_policy(a.parser))
+    if (a.provider.empty() || !ts::make_policy(a.parser, a.reasoning_parser))
         return std::nullopt;
     return a;
 }
@@ -213,7 +216,7 @@ bool read_in_chunks(const arguments& a, Write&& write)
 // any is complete.
 int replay_text_as_sse(const arguments& a)
 {
-    ts::handler<ts::runtime_policy, sse_sink> h(make_sse_sink(a), {}, ts::make_policy(a.parser).value());
+    ts::handler<ts::runtime_policy, sse_sink> h(make_sse_sink(a), {}, ts::make_policy(a.parser, a.reasoning_parser).value());
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
         return 1;
     (void)h.finalize();
@@ -228,7 +231,8 @@ int replay_text_as_sse(const arguments& a)
 
 int replay_stream_as_sse(const arguments& a)
 {
-    auto made = ts::runtime_pipeline<sse_sink>::create(a.provider, a.parser, make_sse_sink(a));
+    auto made = ts::runtime_pipeline<sse_sink>::create(a.provider, a.parser, make_sse_sink(a), {},
+                                                           a.reasoning_parser);
     if (!made) {
         std::cerr << "toolstream-replay: " << made.error().message() << "\n" << usage_text;
         return 2;
@@ -243,15 +247,17 @@ int replay_stream_as_sse(const arguments& a)
 
 int replay_text(const arguments& a)
 {
-    // Plain model text is one choice; its summary text is what the text segments carried.
+    // Plain model text is one choice; its summary text and reasoning are what those segments carried.
     ts::choice_summary choice;
     auto collect = [&choice](const ts::segment_event& e) {
         if (e.type == ts::segment_event_type::SEGMENT_CONTENT && e.segment_kind == ts::segment_type::text)
             choice.text.append(e.delta);
+        else if (e.type == ts::segment_event_type::SEGMENT_CONTENT && e.segment_kind == ts::segment_type::reasoning)
+            choice.reasoning.append(e.delta);
     };
     using sink = ts::tee_sink<line_printer, ts::callback_sink<decltype(collect)>>;
     ts::handler<ts::runtime_policy, sink> h(sink{line_printer{a.emit}, ts::callback_sink{collect}}, {},
-                                            ts::make_policy(a.parser).value());
+                                            ts::make_policy(a.parser, a.reasoning_parser).value());
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
         return 1;
     (void)h.finalize();
@@ -268,7 +274,8 @@ int replay_stream(const arguments& a)
 {
     ts::pipeline_options options;
     options.collect_text = a.emit == emit_mode::summary;
-    auto made = ts::runtime_pipeline<line_printer>::create(a.provider, a.parser, line_printer{a.emit}, options);
+    auto made = ts::runtime_pipeline<line_printer>::create(a.provider, a.parser, line_printer{a.emit}, options,
+                                                              a.reasoning_parser);
     if (!made) {
         std::cerr << "toolstream-replay: " << made.error().message() << "\n" << usage_text;
         return 2;

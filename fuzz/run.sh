@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
 done
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-all=(sse ndjson openai_chat openai_responses anthropic gemini ollama mistral xml json sentinel api_tool_call)
+all=(sse ndjson openai_chat openai_responses anthropic gemini ollama mistral xml json sentinel api_tool_call formats)
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 for t in "${targets[@]}"; do
     [ -f "$repo/fuzz/fuzz_$t.cpp" ] || { echo "unknown target: $t" >&2; usage; }
@@ -116,6 +116,12 @@ EOF
         if [ "$t" = ndjson ]; then
             for f in "$fixtures"/jsontestsuite/y_*.json; do seed "$t" "$(basename "$f")" <"$f"; done
         fi ;;
+    formats)   # header byte: bits 2-4 pick the policy (fuzz_formats.cpp)
+        local h
+        for h in 001 005 011 015 021 025 031 035; do
+            printf "\\$h\052\000\000"'<think>plan <tool_call> x</think>Hi <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>write_file\n```json\n{"path":"a","content":"b\\n"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>' >"$work/seeds/$t/deepseek_$h"
+            printf "\\$h\052\000\000"'<|channel|>analysis<|message|>x<|end|><|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":[1]}<|tool_call_end|><|tool_calls_section_end|>' >"$work/seeds/$t/kimi_$h"
+        done ;;
     xml)
         seed xml generic <<'EOF'
 Hello <tool name="get_weather"><arg name="city">Paris &amp; co</arg><arg name="days">2</arg></tool> done.

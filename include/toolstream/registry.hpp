@@ -4,6 +4,12 @@
 #pragma once
 
 #include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/policies/formats/deepseek_v3.hpp>
+#include <toolstream/policies/formats/deepseek_v31.hpp>
+#include <toolstream/policies/formats/glm45.hpp>
+#include <toolstream/policies/formats/hermes.hpp>
+#include <toolstream/policies/formats/kimi_k2.hpp>
+#include <toolstream/policies/formats/qwen3_coder.hpp>
 #include <toolstream/policies/json_calls.hpp>
 #include <toolstream/policies/sentinel.hpp>
 #include <toolstream/policies/xml.hpp>
@@ -30,7 +36,8 @@ struct type_list {
 using registered_providers = type_list<openai_chat, openai_responses, anthropic, gemini, ollama, mistral>;
 
 /// Parser policies, each with a static `name`. The first is the default.
-using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel>;
+using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
+                                      hermes, qwen3_coder, glm45, deepseek_v31, deepseek_v3, kimi_k2>;
 
 /// Other names a policy answers to: {alias, name}.
 inline constexpr std::array<std::pair<std::string_view, std::string_view>, 1> policy_aliases{{

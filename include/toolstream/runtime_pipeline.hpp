@@ -32,13 +32,15 @@ public:
 
     /// A registered provider and policy by name (see registry.hpp); error::unknown_provider or
     /// error::unknown_parser for names nobody has.
+    /// `reasoning_parser` names a reasoning parser in front of the policy (empty: none).
     static result<std::unique_ptr<runtime_pipeline>> create(std::string_view provider, std::string_view parser,
-                                                            Sink sink = {}, pipeline_options options = {})
+                                                            Sink sink = {}, pipeline_options options = {},
+                                                            std::string_view reasoning_parser = {})
     {
-        if (auto probe = make_policy(parser); !probe)
+        if (auto probe = make_policy(parser, reasoning_parser); !probe)
             return probe.error();
-        return create_at(provider, std::string(parser), std::move(sink), std::move(options),
-                         std::make_index_sequence<provider_names.size()>{});
+        return create_at(provider, std::string(parser), std::string(reasoning_parser), std::move(sink),
+                         std::move(options), std::make_index_sequence<provider_names.size()>{});
     }
 
     error_code write(std::string_view bytes)
@@ -65,19 +67,22 @@ public:
 
 private:
     template<std::size_t I>
-    runtime_pipeline(std::in_place_index_t<I> which, const std::string& parser, Sink sink, pipeline_options options)
-        : pipeline_(which, std::move(sink), std::move(options), [parser] { return make_policy(parser).value(); })
+    runtime_pipeline(std::in_place_index_t<I> which, const std::string& parser, const std::string& reasoning,
+                     Sink sink, pipeline_options options)
+        : pipeline_(which, std::move(sink), std::move(options),
+                    [parser, reasoning] { return make_policy(parser, reasoning).value(); })
     {
     }
 
     template<std::size_t... I>
     static result<std::unique_ptr<runtime_pipeline>> create_at(std::string_view provider, const std::string& parser,
-                                                               Sink sink, pipeline_options options,
+                                                               const std::string& reasoning, Sink sink,
+                                                               pipeline_options options,
                                                                std::index_sequence<I...>)
     {
         std::unique_ptr<runtime_pipeline> made;
         ((provider == provider_names[I]
-              ? void(made.reset(new runtime_pipeline(std::in_place_index<I>, parser, std::move(sink), std::move(options))))
+              ? void(made.reset(new runtime_pipeline(std::in_place_index<I>, parser, reasoning, std::move(sink), std::move(options))))
               : void()),
          ...);
         if (!made)

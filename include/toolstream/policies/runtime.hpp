@@ -2,6 +2,7 @@
 #pragma once
 
 #include <toolstream/error.hpp>
+#include <toolstream/policies/reasoning.hpp>
 #include <toolstream/registry.hpp>
 #include <toolstream/types.hpp>
 
@@ -41,20 +42,27 @@ public:
     {
     }
 
+    /// A reasoning parser in front of the policy (reasoning.hpp); none by default.
+    void set_reasoning(reasoning_syntax syntax) { reasoning_ = detail::reasoning_splitter(syntax); }
+    const reasoning_syntax& reasoning() const noexcept { return reasoning_.syntax(); }
+
     template<class Writer>
     void on_content(std::string_view text, Writer& out)
     {
-        std::visit([&](auto& p) { p.on_content(text, out); }, policy_);
+        chosen c{policy_};
+        reasoning_.on_content(text, c, out);
     }
 
     template<class Writer>
     void finalize(Writer& out)
     {
-        std::visit([&](auto& p) { p.finalize(out); }, policy_);
+        chosen c{policy_};
+        reasoning_.finalize(c, out);
     }
 
     void reset()
     {
+        reasoning_.reset();
         std::visit([](auto& p) { p.reset(); }, policy_);
     }
 
@@ -68,7 +76,7 @@ public:
                 else
                     return 0;
             },
-            policy_);
+            policy_) + reasoning_.held_bytes();
     }
 
     /// The name make_policy() takes for the chosen policy.
@@ -78,7 +86,23 @@ public:
     const variant_type& get() const noexcept { return policy_; }
 
 private:
+    // The chosen alternative, as the reasoning splitter's inner policy.
+    struct chosen {
+        variant_type& policy;
+        template<class Writer>
+        void on_content(std::string_view text, Writer& out)
+        {
+            std::visit([&](auto& p) { p.on_content(text, out); }, policy);
+        }
+        template<class Writer>
+        void finalize(Writer& out)
+        {
+            std::visit([&](auto& p) { p.finalize(out); }, policy);
+        }
+    };
+
     variant_type policy_;
+    detail::reasoning_splitter reasoning_;
 };
 
 namespace detail {
@@ -98,14 +122,19 @@ inline std::string_view runtime_policy::name() const noexcept
     return policy_names[policy_.index()];
 }
 
-/// The registered policy called `name` (or an alias of it), with default options; any other
-/// name fails with error::unknown_parser.
-inline result<runtime_policy> make_policy(std::string_view name)
+/// The registered policy called `name` (or an alias of it), with default options, behind the
+/// reasoning parser `reasoning_parser` when one is named (reasoning_parsers); any other name
+/// fails with error::unknown_parser.
+inline result<runtime_policy> make_policy(std::string_view name, std::string_view reasoning_parser = {})
 {
     const std::size_t i = detail::index_of(policy_names, canonical_policy_name(name));
-    if (i == policy_names.size())
+    const reasoning_syntax* reasoning = reasoning_parser.empty() ? nullptr : find_reasoning_parser(reasoning_parser);
+    if (i == policy_names.size() || (!reasoning_parser.empty() && reasoning == nullptr))
         return make_error_code(error::unknown_parser);
-    return detail::make_policy_at(i, std::make_index_sequence<policy_names.size()>{});
+    auto made = detail::make_policy_at(i, std::make_index_sequence<policy_names.size()>{});
+    if (reasoning != nullptr)
+        made.set_reasoning(*reasoning);
+    return made;
 }
 
 /// The environment variable TOOLSTREAM_STREAM_PARSER when it names a policy, else

@@ -7,10 +7,12 @@
 #include <toolstream/policies/detail/marker_scanner.hpp>
 #include <toolstream/policies/detail/traits_members.hpp>
 #include <toolstream/segment_writer.hpp>
+#include <toolstream/tools/raw_parameters.hpp>
 
 #include <array>
 #include <concepts>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -27,6 +29,8 @@ struct text_format_options {
     /// Whether the stream starts inside reasoning (the opening marker was in the prompt); unset:
     /// the format's `reasoning_open_at_start`.
     std::optional<bool> reasoning_open_at_start;
+    /// Key/value formats: the tools' parameter schemas, which type raw values (null: strings).
+    std::shared_ptr<const tool_schemas> schemas;
 };
 
 namespace detail {

@@ -7,6 +7,9 @@
 #include <toolstream/policies/detail/block_context.hpp>
 #include <toolstream/policies/detail/traits_members.hpp>
 #include <toolstream/tool_syntax.hpp>
+#include <toolstream/tools/raw_parameters.hpp>
+
+#include <boost/json/serialize.hpp>
 
 #include <array>
 #include <cstddef>
@@ -23,20 +26,35 @@ namespace toolstream::detail {
 /// - a file or shell tool's content is its body parameter (`content`, `patch`, `command`); its
 ///   `path` and options are read whole (within the cap) into the metadata; the rest is syntax.
 /// `strip_value_newline`: one line break after the name's end and one before value_close are
-/// syntax. `value_close_lookahead`: value_close ends the value only when blanks and then
-/// parameter_open or the closing marker follow it, so a value may hold `</parameter>` itself;
-/// the blanks are looked at up to the cap, past which the marker is value (error::marker_too_long
-/// reported). Bytes between parameters are the tool_call's raw text. `read_parameter_name(raw)`,
+/// syntax. Bytes between parameters are the tool_call's raw text. `read_parameter_name(raw)`,
 /// when the format has it, turns the raw name into the key (strip quotes...).
+///
+/// value_close ends a value only when blanks (at most `max_lookahead`) and then parameter_open or
+/// the end marker follow it; otherwise it is a literal part of the value (a file body may hold
+/// `</parameter>`). Past the lookahead it ends the value (error::marker_too_long reported).
+///
+/// With schemas, a tool_call's value whose property has a non-string type is held (up to the
+/// cap) and its fragment `"KEY":VALUE` goes out converted (convert_raw_parameter) when it closes;
+/// past the cap it streams as a string (error::marker_too_long). Other values stream.
 template<class T>
 class key_value_reader {
 public:
-    void begin(const call_frame& call)
+    static constexpr std::size_t max_lookahead = 64;
+
+    /// A call named `tool` begins; `schemas` (may be null) type its values; `cap` bounds a held value.
+    void begin(const call_frame& call, std::string_view tool, const tool_schemas* schemas, std::size_t cap)
     {
         phase_ = phase::between;
         any_ = false;
+        typed_ = false;
         syntax_ = find_tool_syntax(call.type());
+        tool_.assign(tool);
+        schemas_ = schemas;
+        cap_ = cap;
     }
+
+    /// A typed value held until it closes.
+    std::size_t held_bytes() const noexcept { return typed_ ? value_.size() : 0; }
 
     bool done() const noexcept { return phase_ == phase::done; }
 
@@ -48,37 +66,49 @@ public:
         case phase::name: return name(ctx, cap);
         case phase::value_open: return value_open(ctx, cap);
         case phase::value: return value(ctx);
-        case phase::value_end: return value_end(ctx, cap);
         case phase::done: break;
         }
         return false;
     }
 
-    /// End of stream inside the parameters: what is held is what ordinary bytes would be there.
+    /// End of stream inside the parameters: a value_close that nothing contradicts closes its
+    /// value; what else is held is what ordinary bytes would be there. Returns whether the
+    /// parameters are complete: the format has no parameters_close (the call's close ends them)
+    /// and only blanks follow the last value.
     template<class W>
-    void finalize(block_context<W>& ctx)
+    bool finalize(block_context<W>& ctx)
     {
-        if (phase_ == phase::value || phase_ == phase::value_open || phase_ == phase::value_end)
-            emit_value(ctx, ctx.view().size());
+        if (phase_ == phase::value) {
+            const std::string_view v = ctx.view();
+            const auto m = find_marker(v, {value_close}, ignore_case);
+            if (m.marker != marker_match::npos && closes_value(v.substr(m.position + value_close.size())) != closing::no)
+                close_value(ctx, m.position);
+        }
+        const std::string_view rest = ctx.view();
+        const bool complete = parameters_close.empty() && phase_ == phase::between
+            && rest.find_first_not_of(" \t\r\n") == std::string_view::npos;
+        if (phase_ == phase::value || phase_ == phase::value_open)
+            emit_value(ctx, rest.size());
         else
-            ctx.take(ctx.view().size(), byte_role::call_text);
+            ctx.take(rest.size(), byte_role::call_text);
         phase_ = phase::done;
+        return complete;
     }
 
     /// ENDs the call after its parameters closed.
     template<class W>
     void end(block_context<W>& ctx)
     {
-        if (any_)
-            ctx.call.add(byte_role::argument, "}", ctx.out);
+        ctx.call.add(byte_role::argument, any_ ? "}" : "{}", ctx.out);
         ctx.call.end(ctx.out);
     }
 
     void reset() noexcept { phase_ = phase::done; }
 
 private:
-    enum class phase { between, name, value_open, value, value_end, done };
+    enum class phase { between, name, value_open, value, done };
     enum class use { argument, body, metadata, ignored };
+    enum class closing { yes, no, more, past_lookahead };
 
     static constexpr std::string_view parameter_open = T::parameter_open;
     static constexpr std::string_view parameter_name_end = T::parameter_name_end;
@@ -87,7 +117,6 @@ private:
     static constexpr std::string_view parameters_close = parameters_close_of<T>();
     static constexpr std::string_view end_marker = parameters_close.empty() ? call_close_of<T>() : parameters_close;
     static constexpr bool strip = strip_value_newline_of<T>();
-    static constexpr bool lookahead = value_close_lookahead_of<T>();
     static constexpr bool ignore_case = ignore_case_of<T>();
 
     template<class W>
@@ -169,55 +198,50 @@ private:
         }
         at_value_start_ = false;
         const auto m = find_marker(v, {value_close}, ignore_case);
+        const closing c = m.marker == marker_match::npos ? closing::more
+                                                         : closes_value(v.substr(m.position + value_close.size()));
+        if (c == closing::no) {   // a literal value_close: part of the value
+            emit_value(ctx, m.position + value_close.size());
+            return true;
+        }
+        if (c == closing::yes || c == closing::past_lookahead) {
+            if (c == closing::past_lookahead)
+                ctx.out.report(error::marker_too_long);
+            close_value(ctx, m.position);
+            return true;
+        }
         std::size_t end = m.position;
         if (strip && end > 0 && v[end - 1] == '\n')
             --end;   // possibly the line break before value_close: held
         emit_value(ctx, end);
-        if (m.marker == marker_match::npos)
-            return end > 0;
-        closer_ = m.position - end + value_close.size();   // [line break] value_close
-        if (lookahead) {
-            phase_ = phase::value_end;
-            hint_ = closer_;
-            return true;
-        }
-        close_value(ctx);
-        return true;
+        return end > 0;
     }
 
-    // After value_close: blanks, then parameter_open or the closing marker confirm it.
-    template<class W>
-    bool value_end(block_context<W>& ctx, std::size_t cap)
+    // Whether the value_close followed by `rest` ends the value.
+    closing closes_value(std::string_view rest) const noexcept
     {
-        const std::string_view v = ctx.view();
-        std::size_t i = hint_;
-        while (i < v.size() && i - closer_ < cap && is_blank(v[i]))
+        std::size_t i = 0;
+        while (i < rest.size() && i < max_lookahead && is_blank(rest[i]))
             ++i;
-        hint_ = i;
-        const std::string_view rest = v.substr(i);
-        bool maybe = false;
-        for (std::string_view marker : {parameter_open, end_marker}) {
-            const std::size_t n = scan::common_prefix(rest, marker, ignore_case);
-            if (n == marker.size()) {
-                close_value(ctx);
-                return true;
-            }
-            maybe = maybe || n == rest.size();
-        }
-        const bool past_cap = i - closer_ >= cap;
-        if (maybe && !past_cap)
-            return false;
-        if (past_cap)
-            ctx.out.report(error::marker_too_long);
-        emit_value(ctx, closer_);   // not the end: the marker is part of the value
-        phase_ = phase::value;
-        return true;
+        if (i == max_lookahead)
+            return closing::past_lookahead;
+        const std::string_view next = rest.substr(i);
+        const std::size_t p = scan::common_prefix(next, parameter_open, ignore_case);
+        const std::size_t e = scan::common_prefix(next, end_marker, ignore_case);
+        if (p == parameter_open.size() || e == end_marker.size())
+            return closing::yes;
+        return p == next.size() || e == next.size() ? closing::more : closing::no;
     }
 
+    // The value ends at `at`, where its value_close begins.
     template<class W>
-    void close_value(block_context<W>& ctx)
+    void close_value(block_context<W>& ctx, std::size_t at)
     {
-        ctx.take(closer_, byte_role::call_text);
+        std::size_t end = at;
+        if (strip && end > 0 && ctx.view()[end - 1] == '\n')
+            --end;   // the line break before value_close is syntax
+        emit_value(ctx, end);
+        ctx.take(at - end + value_close.size(), byte_role::call_text);
         finish_value(ctx);
         phase_ = phase::between;
     }
@@ -238,7 +262,12 @@ private:
         scratch_.assign(any_ ? "," : "{");
         any_ = true;
         append_json_string(scratch_, key);
-        scratch_.append(":\"");
+        scratch_.push_back(':');
+        typed_ = use_ == use::argument && schemas_ != nullptr
+            && raw_type_of(schemas_->property(tool_, key)).kind != raw_kind::string;
+        if (typed_)
+            return;   // the fragment waits for the converted value
+        scratch_.push_back('"');
         ctx.call.add(byte_role::argument, scratch_, ctx.out);
     }
 
@@ -252,7 +281,19 @@ private:
         case use::argument:
         case use::ignored: break;
         }
-        scratch_.clear();
+        if (typed_ && value_.size() + n <= cap_) {
+            value_.append(bytes);
+            ctx.take(n, byte_role::call_text);
+            return;
+        }
+        if (typed_) {   // past the cap: the held value streams as a string from here
+            ctx.out.report(error::marker_too_long);
+            typed_ = false;
+            scratch_.push_back('"');
+            append_json_escaped(scratch_, value_);
+        } else {
+            scratch_.clear();
+        }
         append_json_escaped(scratch_, bytes);
         ctx.take(n, byte_role::call_text);
         ctx.call.add(byte_role::argument, scratch_, ctx.out);
@@ -261,9 +302,18 @@ private:
     template<class W>
     void finish_value(block_context<W>& ctx)
     {
-        ctx.call.add(byte_role::argument, "\"", ctx.out);
-        if (use_ == use::metadata)
-            ctx.call.set(key_, boost::json::value(value_), ctx.out);
+        if (typed_) {
+            scratch_ += boost::json::serialize(schemas_->convert(tool_, key_, value_));
+            ctx.call.add(byte_role::argument, scratch_, ctx.out);
+            typed_ = false;
+        } else {
+            ctx.call.add(byte_role::argument, "\"", ctx.out);
+        }
+        if (use_ != use::metadata)
+            return;
+        const bool extra = syntax_ != nullptr && key_ != syntax_->required_metadata;
+        ctx.call.set(key_, extra && schemas_ != nullptr ? schemas_->convert(tool_, key_, value_) : boost::json::value(value_),
+                     ctx.out);
     }
 
     static bool is_blank(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -280,11 +330,13 @@ private:
     use use_ = use::argument;
     const tool_syntax* syntax_ = nullptr;
     bool any_ = false;             // a parameter was read (the fragments opened with `{`)
+    bool typed_ = false;           // the value is held in value_ for its schema type; scratch_ holds `"KEY":`
+    const tool_schemas* schemas_ = nullptr;
+    std::string tool_;
+    std::size_t cap_ = 4096;
     bool at_value_start_ = false;
-    std::size_t closer_ = 0;       // bytes of a held value_close (and the line break before it)
-    std::size_t hint_ = 0;         // how far the lookahead after it was read
     std::string key_;
-    std::string value_;            // a metadata value being read
+    std::string value_;            // a metadata value, or a typed value, being read
     std::string scratch_;          // a fragment being built
 };
 

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -71,18 +72,27 @@ std::optional<call_header> read_call_header(std::string_view header)
 template<class T>
 class marker_calls {
 public:
-    /// Options with `max_held` (the hold cap, at least 16) and `max_held_body`.
+    /// Options with `max_held` (the hold cap, at least 16) and `max_held_body`, and optionally
+    /// `schemas` (key_value: typed values).
     template<class Options>
     explicit marker_calls(const Options& options)
         : cap_(std::max<std::size_t>(options.max_held, 16)),
           limits_{std::max<std::size_t>(options.max_held, 16), options.max_held_body}
     {
+        if constexpr (requires { options.schemas; })
+            schemas_ = options.schemas;
     }
 
     std::span<const std::string_view> openers() const noexcept { return openers_; }
     call_frame_limits limits() const noexcept { return limits_; }
     bool done() const noexcept { return phase_ == phase::done; }
-    std::size_t held_bytes() const noexcept { return 0; }
+    std::size_t held_bytes() const noexcept
+    {
+        if constexpr (kind == text_arguments::key_value)
+            return key_value_.held_bytes();
+        else
+            return 0;
+    }
 
     opening_verdict open(std::size_t, std::string_view v)
     {
@@ -118,8 +128,8 @@ public:
     template<class W>
     void finalize(block_context<W>& ctx)
     {
-        if (phase_ == phase::arguments)
-            finalize_arguments(ctx);
+        if (phase_ == phase::arguments && finalize_arguments(ctx))
+            phase_ = phase::close;
         if (phase_ == phase::close && ctx.call.open())
             end_call(ctx);
         phase_ = phase::done;
@@ -190,7 +200,7 @@ private:
         if constexpr (kind == text_arguments::json_object)
             object_.begin(ctx.call);
         else if constexpr (kind == text_arguments::key_value)
-            key_value_.begin(ctx.call);
+            key_value_.begin(ctx.call, header_->name, schemas_.get(), cap_);
     }
 
     template<class W>
@@ -227,11 +237,14 @@ private:
         return true;
     }
 
+    // Whether the arguments are complete at the end of the stream (key_value without parameters_close).
     template<class W>
-    void finalize_arguments(block_context<W>& ctx)
+    bool finalize_arguments(block_context<W>& ctx)
     {
         if constexpr (kind == text_arguments::key_value)
-            key_value_.finalize(ctx);
+            return key_value_.finalize(ctx);
+        else
+            return false;
     }
 
     template<class W>
@@ -311,6 +324,7 @@ private:
 
     std::size_t cap_;
     call_frame_limits limits_;
+    std::shared_ptr<const tool_schemas> schemas_;
     phase phase_ = phase::done;
     std::optional<call_header> header_;
     bool started_ = false;   // a json_call object has begun

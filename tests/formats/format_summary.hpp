@@ -1,0 +1,64 @@
+// Test support for the model-native formats: a run through every check of the text policies, and
+// one-line-per-segment / per-invocation summaries that make expectations readable.
+#pragma once
+
+#include "support/events.hpp"
+#include "support/text_policy_checks.hpp"
+
+#include <boost/describe/enum_to_string.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace toolstream::test {
+
+/// Chunk invariance (every split, 1-byte chunks, random), byte conservation and the argument
+/// contract, then the whole-input run.
+template<class Policy, class... Args>
+policy_run checked_run(std::string_view input, const Args&... args)
+{
+    check_chunk_invariance<Policy>(input, args...);
+    check_byte_conservation<Policy>(input, args...);
+    return run_whole<Policy>(input, args...);
+}
+
+/// One line per segment: type, START metadata (when any), coalesced content as JSON, END status
+/// when not complete.
+inline std::string segments(const policy_run& r)
+{
+    std::map<std::string, std::string> content;
+    for (const auto& e : r.events)
+        if (e.type == segment_event_type::SEGMENT_CONTENT)
+            content[e.segment_id] += e.delta;
+    std::string out;
+    for (const auto& e : r.events) {
+        if (e.type == segment_event_type::SEGMENT_START) {
+            out += std::string(boost::describe::enum_to_string(e.segment_kind, "?"));
+            if (!e.metadata.empty())
+                out += " " + boost::json::serialize(e.metadata);
+            out += " " + boost::json::serialize(boost::json::string(content[e.segment_id]));
+        } else if (e.type == segment_event_type::SEGMENT_END) {
+            if (e.status != segment_status::complete)
+                out += std::string(" ") + boost::describe::enum_to_string(e.status, "?");
+            out += "\n";
+        }
+    }
+    return out;
+}
+
+/// One line per invocation: id, name, arguments, status when not complete.
+inline std::string calls(const policy_run& r)
+{
+    std::string out;
+    for (const auto& inv : r.invocations) {
+        out += inv.id + " " + inv.name + " " + boost::json::serialize(inv.arguments);
+        if (inv.status != invocation_status::complete)
+            out += std::string(" ") + boost::describe::enum_to_string(inv.status, "?");
+        out += "\n";
+    }
+    return out;
+}
+
+} // namespace toolstream::test

@@ -1,0 +1,117 @@
+// glm45: <tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n</tool_call>, with and
+// without schemas. Every input runs at every split position, in 1-byte and random chunks, with
+// byte conservation and the argument contract.
+#include <toolstream/handler.hpp>
+#include <toolstream/policies/formats/glm45.hpp>
+#include <toolstream/registry.hpp>
+
+#include "catch_compat.hpp"
+#include "formats/format_summary.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <string_view>
+
+using namespace toolstream;
+using test::calls;
+using test::segments;
+
+namespace {
+
+template<class... Args>
+test::policy_run run(std::string_view input, const Args&... args)
+{
+    return test::checked_run<glm45>(input, args...);
+}
+
+text_format_options with_schemas(std::size_t max_held = 4096)
+{
+    text_format_options o;
+    o.max_held = max_held;
+    o.schemas = std::make_shared<const tool_schemas>(boost::json::parse(R"([{"type":"function","function":{
+      "name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"},
+      "days":{"type":"integer"},"hourly":{"type":"boolean"}}}}}])").as_array());
+    return o;
+}
+
+} // namespace
+
+static_assert(text_format_traits<glm45_format>);
+static_assert(parser_policy<glm45>);
+static_assert(detail::index_of(policy_names, "glm45") < policy_names.size());
+
+TEST_CASE("glm45: vLLM's example, two calls, prose kept", "[formats][glm45]")
+{
+    constexpr std::string_view input =
+        "Let me check.\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>\xe5\x8c\x97\xe4\xba\xac</arg_value>\n"
+        "<arg_key>days</arg_key>\n<arg_value>2</arg_value>\n</tool_call><tool_call>get_weather\n<arg_key>city</arg_key>\n"
+        "<arg_value>Shanghai</arg_value>\n<arg_key>hourly</arg_key><arg_value>true</arg_value>\n</tool_call>\nThanks.";
+    CHECK(calls(run(input)) == "seg_2 get_weather {\"city\":\"\xe5\x8c\x97\xe4\xba\xac\",\"days\":\"2\"}\n"
+                               "seg_3 get_weather {\"city\":\"Shanghai\",\"hourly\":\"true\"}\n");
+    const auto typed = run(input, with_schemas());
+    CHECK(calls(typed) == "seg_2 get_weather {\"city\":\"\xe5\x8c\x97\xe4\xba\xac\",\"days\":2}\n"
+                          "seg_3 get_weather {\"city\":\"Shanghai\",\"hourly\":true}\n");
+    CHECK(test::content_of_type(typed.events, segment_type::text) == "Let me check.\n\nThanks.");
+}
+
+TEST_CASE("glm45: write_file streams its body; a literal </arg_value> stays in it", "[formats][glm45]")
+{
+    const auto r = run("<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>a.html</arg_value>\n<arg_key>content</arg_key>\n"
+                       "<arg_value>\n<p></arg_value> is text</p>\n</tool_call>\n</arg_value>\n</tool_call>");
+    CHECK(segments(r) == "write_file {\"tool_name\":\"write_file\",\"path\":\"a.html\"} "
+                         "\"\\n<p></arg_value> is text</p>\\n</tool_call>\\n\"\n");
+    handler<glm45> h;
+    REQUIRE(!h.feed("<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>a.txt</arg_value>\n<arg_key>content</arg_key>\n"
+                    "<arg_value>streamed "));
+    CHECK(test::content_of_type(h.events(), segment_type::write_file) == "streamed ");
+}
+
+TEST_CASE("glm45: end of stream, not a call", "[formats][glm45][finalize]")
+{
+    // </tool_call> stripped after complete arguments: complete.
+    CHECK(calls(run("<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n")) == "seg_1 f {\"a\":\"1\"}\n");
+    CHECK(calls(run("<tool_call>f\n")) == "seg_1 f {}\n");
+    // Cut inside a value or a key: incomplete.
+    CHECK(calls(run("<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_v")) == "seg_1 f {} incomplete\n");
+    CHECK(calls(run("<tool_call>f\n<arg_key>a</arg_")) == "seg_1 f {} incomplete\n");
+    for (std::string_view input : {"<tool_call> is a tag\nok", "<tool_call>", "<tool_call>a<b\n</tool_call>"}) {
+        INFO(input);
+        CHECK(segments(run(input)) == "text " + boost::json::serialize(boost::json::string(input)) + "\n");
+    }
+}
+
+TEST_CASE("glm45: generated inputs at every chunking", "[formats][glm45][generated]")
+{
+    constexpr std::string_view pieces[] = {
+        "<tool_call>get_weather\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>",
+        "<tool_call>write_file\n<arg_key>content</arg_key>\n<arg_value>\xc3\xa9</arg_value>x</arg_value>\n<arg_key>path</arg_key>"
+        "<arg_value>p</arg_value></tool_call>",
+        "<tool_call>", "</arg_value>", "<arg_key>", "\n",
+    };
+    for (const auto& input : test::mixed_inputs(pieces, 40)) {
+        run(input);
+        run(input, with_schemas(40));
+    }
+}
+
+TEST_CASE("glm45: a 1 MiB write_file streams with a bounded hold", "[formats][glm45][large]")
+{
+    std::string body;
+    while (body.size() < (std::size_t{1} << 20))
+        body += "line " + std::to_string(body.size()) + " </arg_value> \xc3\xa9\n";
+    const std::string input = "Prose.\n<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>big.txt</arg_value>\n"
+                              "<arg_key>content</arg_key>\n<arg_value>" + body + "</arg_value>\n</tool_call>\nAfter.";
+    handler<glm45, null_sink> h(null_sink{});
+    std::size_t most = 0;
+    for (std::size_t at = 0; at < input.size(); at += 7) {
+        REQUIRE(!h.feed(std::string_view(input).substr(at, 7)));
+        most = std::max(most, h.policy().held_bytes());
+    }
+    REQUIRE(!h.finalize());
+    CHECK(most < 128);
+    REQUIRE(h.invocations().size() == 1);
+    CHECK(h.invocations()[0].arguments.at("content").as_string() == body);
+}

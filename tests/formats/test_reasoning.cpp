@@ -1,0 +1,85 @@
+// Reasoning parsers in front of tool-call formats: reasoning_policy<Format, Reasoning> at compile
+// time, and a reasoning syntax chosen by name at run time, at every split position.
+#include <toolstream/policies/formats/deepseek_v31.hpp>
+#include <toolstream/policies/formats/kimi_k2.hpp>
+#include <toolstream/policies/reasoning.hpp>
+
+#include "catch_compat.hpp"
+#include "formats/format_checks.hpp"
+
+using namespace toolstream;
+using test::calls;
+using test::segments;
+
+namespace {
+// Hermes-shaped calls, for qwen3's `<tool_call>` rule.
+struct tool_call_format {
+    static constexpr std::string_view name = "tool_call";
+    static constexpr std::string_view call_open = "<tool_call>";
+    static constexpr std::string_view call_close = "</tool_call>";
+    static constexpr text_arguments arguments = text_arguments::json_call;
+};
+using tool_calls = text_format_policy<tool_call_format>;
+using qwen3_calls = reasoning_policy<tool_calls, qwen3_reasoning>;
+using r1_v31 = reasoning_policy<deepseek_v31, deepseek_r1_reasoning>;
+using kimi = reasoning_policy<kimi_k2, kimi_k2_reasoning>;
+using runtime_reasoned = reasoning_policy<tool_calls>;
+} // namespace
+
+static_assert(parser_policy<qwen3_calls> && parser_policy<r1_v31> && parser_policy<runtime_reasoned>);
+static_assert(find_reasoning_parser("qwen3") != nullptr && find_reasoning_parser("nope") == nullptr);
+
+TEST_CASE("reasoning/qwen3: <think> blocks, open from the start, a <tool_call> ends an implicit region", "[formats][reasoning]")
+{
+    CHECK(segments(test::run_checked<qwen3_calls>("<think>I could use <tool_call> here.</think>\n\nSure.<tool_call>{\"name\":\"a\",\"arguments\":{}}</tool_call>"))
+          == "reasoning \"I could use <tool_call> here.\"\ntext \"\\n\\nSure.\"\n"
+             "tool_call {\"tool_name\":\"a\"} \"{\\\"name\\\":\\\"a\\\",\\\"arguments\\\":{}}\"\n");
+    // The opening tag was in the prompt: only </think> appears.
+    reasoning_syntax open = qwen3_reasoning::syntax;
+    open.open_at_start = true;
+    CHECK(segments(test::run_checked<qwen3_calls>("Plan.\n</think>\nok", open)) == "reasoning \"Plan.\\n\"\ntext \"\\nok\"\n");
+    // No </think>: a <tool_call> outside a <think> block ends the reasoning.
+    CHECK(segments(test::run_checked<qwen3_calls>("Plan. <tool_call>{\"name\":\"a\",\"arguments\":{}}</tool_call>", open))
+          == "reasoning \"Plan. \"\ntool_call {\"tool_name\":\"a\"} \"{\\\"name\\\":\\\"a\\\",\\\"arguments\\\":{}}\"\n");
+    // One region, at the start: <think> in a later call's arguments is data.
+    CHECK(calls(test::run_checked<qwen3_calls>("Hi <tool_call>{\"name\":\"n\",\"arguments\":{\"t\":\"<think>x</think>\"}}</tool_call>"))
+          == "seg_2 n {\"t\":\"<think>x</think>\"}\n");
+    // Cut inside reasoning: the held prefix is reasoning.
+    CHECK(segments(test::run_checked<qwen3_calls>("<think>hmm </thi")) == "reasoning \"hmm </thi\"\n");
+}
+
+TEST_CASE("reasoning/deepseek_r1 and kimi_k2 in front of their formats", "[formats][reasoning]")
+{
+    CHECK(segments(test::run_checked<r1_v31>("Need weather.</think>On it.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>w<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"))
+          == "reasoning \"Need weather.\"\ntext \"On it.\"\ntool_call {\"tool_name\":\"w\"} \"{}\"\n");
+    // The model repeats the prompt's <think>: markup, not reasoning.
+    CHECK(segments(test::run_checked<r1_v31>("<think>\nx</think>y")) == "reasoning \"\\nx\"\ntext \"y\"\n");
+    CHECK(segments(test::run_checked<kimi>("<think>a</think>b<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>"))
+          == "reasoning \"a\"\ntext \"b\"\ntool_call {\"tool_name\":\"f\"} \"{}\"\n");
+}
+
+TEST_CASE("reasoning/openai_gptoss: recurring analysis messages, <|end|> stripped or not", "[formats][reasoning]")
+{
+    const auto r = test::run_checked<runtime_reasoned>(
+        "<|channel|>analysis<|message|>think 1<|end|><|start|>assistant<|channel|>analysis<|message|>think 2"
+        "<|start|>assistant<|channel|>final<|message|>Hi", *find_reasoning_parser("openai_gptoss"));
+    CHECK(segments(r) == "reasoning \"think 1\"\ntext \"<|start|>assistant\"\nreasoning \"think 2\"\n"
+                         "text \"<|start|>assistant<|channel|>final<|message|>Hi\"\n");
+}
+
+TEST_CASE("reasoning: chosen at run time, none by default", "[formats][reasoning]")
+{
+    CHECK(segments(test::run_checked<runtime_reasoned>("<think>x</think>")) == "text \"<think>x</think>\"\n");
+    for (const auto& syntax : reasoning_parsers) {
+        INFO(syntax.name);
+        const auto r = test::run_checked<runtime_reasoned>("  <think>a <tool_call> b</think> c <tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>", syntax);
+        CHECK(r.invocations.size() == 1);
+        CHECK(test::content_of_type(r.events, segment_type::reasoning) == 
+              (syntax.name == "openai_gptoss" ? "" : syntax.open_at_start ? "  a <tool_call> b" : "a <tool_call> b"));
+    }
+    constexpr std::string_view pieces[] = {"<think>", "</think>", "<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>",
+                                           "<|channel|>analysis<|message|>", "<|end|>", "<|start|>", " words ", "\n"};
+    for (const auto& syntax : reasoning_parsers)
+        for (const auto& input : test::mixed_inputs(pieces, 15))
+            test::run_checked<runtime_reasoned>(input, syntax);
+}
