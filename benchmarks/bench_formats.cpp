@@ -1,20 +1,19 @@
-// Model-native formats (policies/formats/) fed directly: handler<Policy, counting sink>::feed()
-// over prose, one long write_file call (a JSON-escaped body of 64 KiB or 1 MiB) and prose, cut
-// into chunks of 1, 4 and 16 bytes. t(1 MiB)/t(64 KiB) near 16 shows linear time.
+// The model-native formats fed directly: handler<Format, counting sink>::feed() over prose and one
+// long write_file call (the body ~N bytes, N = 64 KiB and 1 MiB), cut into chunks of 1, 4 and 16
+// bytes. Linear time shows as t(1 MiB) / t(64 KiB) ≈ 16.
 //
-// Names: format/<format>/size:<bytes>/chunk:<bytes>.
+// Names: format/<name>/size:<bytes>/chunk:<bytes>.
 #include "bench_support.hpp"
 
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/deepseek_v3.hpp>
-#include <toolstream/policies/formats/deepseek_v31.hpp>
-#include <toolstream/policies/formats/kimi_k2.hpp>
-#include <toolstream/policies/reasoning.hpp>
+#include <toolstream/policies/formats/glm45.hpp>
+#include <toolstream/policies/formats/hermes.hpp>
+#include <toolstream/policies/formats/minimax_m2.hpp>
+#include <toolstream/policies/formats/qwen3_coder.hpp>
 
 #include <benchmark/benchmark.h>
 
 #include <string>
-#include <string_view>
 
 namespace {
 
@@ -24,94 +23,76 @@ namespace tb = toolstream::bench;
 constexpr std::size_t sizes[] = {64 * 1024, 1024 * 1024};
 constexpr std::size_t chunk_sizes[] = {1, 4, 16};
 
-// A body of about `size` bytes once decoded: code lines with quotes, a tab and a marker-like "<".
-std::string escaped_body(std::size_t size)
+// Source-like lines; `json` escapes them as a JSON string body.
+std::string body_of(std::size_t size, bool json)
 {
     std::string out;
-    std::size_t decoded = 0;
-    for (std::size_t line = 0; decoded < size; ++line) {
-        const std::string text = "    x_" + std::to_string(line) + " = \\\"<value>\\\"\\t# é\\n";
-        out += text;
-        decoded += text.size() - 4;   // each of \" \" \t \n decodes to one byte
-    }
+    for (std::size_t i = 0; out.size() < size; ++i)
+        out += json ? "    if (x < " + std::to_string(i) + ") { return \\\"caf\\u00e9\\\"; }\\n"
+                    : "    if (x < " + std::to_string(i) + ") { return \"caf\xc3\xa9\"; } </p>\n";
     return out;
 }
 
-// `open` + the call's arguments + `close`, between prose.
-std::string call_input(std::string_view open, std::string_view close, std::size_t size)
+template<class Format>
+std::string input_of(std::size_t size)
 {
-    return "I will write the file now.\n" + std::string(open) + "{\"path\": \"src/gen.py\", \"content\": \"" + escaped_body(size)
-        + "\"}" + std::string(close) + "\nDone: the file is written.";
+    const std::string prose = "I will write the file now, then explain what it does.\n";
+    if constexpr (std::is_same_v<Format, ts::hermes>)
+        return prose + "<tool_call>\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"src/app.cpp\", \"content\": \""
+            + body_of(size, true) + "\"}}\n</tool_call>\n" + prose;
+    else if constexpr (std::is_same_v<Format, ts::qwen3_coder>)
+        return prose + "<tool_call>\n<function=write_file>\n<parameter=path>\nsrc/app.cpp\n</parameter>\n<parameter=content>\n"
+            + body_of(size, false) + "\n</parameter>\n</function>\n</tool_call>\n" + prose;
+    else if constexpr (std::is_same_v<Format, ts::glm45>)
+        return prose + "<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>src/app.cpp</arg_value>\n"
+            "<arg_key>content</arg_key>\n<arg_value>" + body_of(size, false) + "</arg_value>\n</tool_call>\n" + prose;
+    else
+        return prose + "<minimax:tool_call>\n<invoke name=\"write_file\">\n<parameter name=\"path\">src/app.cpp</parameter>\n"
+            "<parameter name=\"content\">" + body_of(size, false) + "</parameter>\n</invoke>\n</minimax:tool_call>\n" + prose;
 }
 
-template<class Policy>
-std::string input_for(std::size_t size);
-
-template<>
-std::string input_for<ts::deepseek_v31>(std::size_t size)
+template<class Format>
+void run_format(benchmark::State& state, const std::string& text, std::size_t chunk)
 {
-    return call_input("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>write_file<｜tool▁sep｜>",
-                      "<｜tool▁call▁end｜><｜tool▁calls▁end｜>", size);
-}
-template<>
-std::string input_for<ts::deepseek_v3>(std::size_t size)
-{
-    return call_input("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>write_file\n```json\n",
-                      "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", size);
-}
-template<>
-std::string input_for<ts::kimi_k2>(std::size_t size)
-{
-    return call_input("<|tool_calls_section_begin|><|tool_call_begin|>functions.write_file:0<|tool_call_argument_begin|>",
-                      "<|tool_call_end|><|tool_calls_section_end|>", size);
-}
-using r1_v31 = ts::reasoning_policy<ts::deepseek_v31, ts::deepseek_r1_reasoning>;
-template<>
-std::string input_for<r1_v31>(std::size_t size)
-{
-    return std::string(size / 4, 'r') + "</think>" + input_for<ts::deepseek_v31>(size);
-}
-
-template<class Policy, std::size_t Size>
-void run_format(benchmark::State& state, std::size_t chunk)
-{
-    static const std::string input = input_for<Policy>(Size);
     tb::tally t;
-    for (auto _ : state) {
-        t = {};
-        ts::handler<Policy, tb::counting_sink> h(tb::counting_sink{&t});
-        tb::feed_chunked(input, chunk, [&](std::string_view piece) { (void)h.feed(piece); });
-        (void)h.finalize();
-        benchmark::DoNotOptimize(t);
+    {
+        const tb::profiled_region region;
+        for (auto _ : state) {
+            t = {};
+            ts::handler<Format, tb::counting_sink> h(tb::counting_sink{&t});
+            tb::feed_chunked(text, chunk, [&](std::string_view piece) { (void)h.feed(piece); });
+            (void)h.finalize();
+            benchmark::DoNotOptimize(t);
+        }
     }
-    if (tb::verify(state, t.complete_invocations == 1 && t.tool_bytes >= Size,
-                   "tool bytes " + std::to_string(t.tool_bytes) + ", complete calls " + std::to_string(t.complete_invocations)))
-        tb::report_bytes(state, input.size());
+    if (tb::verify(state, t.complete_invocations == 1, std::string(Format::name) + ": complete calls "
+                                                           + std::to_string(t.complete_invocations)))
+        tb::report_bytes(state, text.size());
 }
 
-template<class Policy, std::size_t Size>
-void register_size(const char* name)
+template<class Format>
+void register_format()
 {
-    for (const std::size_t chunk : chunk_sizes) {
-        const std::string full = std::string("format/") + name + "/size:" + std::to_string(Size) + "/chunk:" + std::to_string(chunk);
-        benchmark::RegisterBenchmark(full.c_str(), [chunk](benchmark::State& s) { run_format<Policy, Size>(s, chunk); })
-            ->Unit(benchmark::kMillisecond);
-    }
-}
-
-template<class Policy>
-void register_format(const char* name)
-{
-    register_size<Policy, sizes[0]>(name);
-    register_size<Policy, sizes[1]>(name);
+    for (const std::size_t size : sizes)
+        for (const std::size_t chunk : chunk_sizes) {
+            const std::string name = std::string("format/") + std::string(Format::name) + "/size:" + std::to_string(size)
+                + "/chunk:" + std::to_string(chunk);
+            benchmark::RegisterBenchmark(name.c_str(), [size, chunk](benchmark::State& s) {
+                static const std::string text = input_of<Format>(size);
+                static const std::string large = input_of<Format>(sizes[1]);
+                run_format<Format>(s, size == sizes[1] ? large : text, chunk);
+            })->Unit(benchmark::kMillisecond);
+        }
 }
 
 const bool registered = [] {
-    register_format<ts::deepseek_v31>("deepseek_v31");
-    register_format<ts::deepseek_v3>("deepseek_v3");
-    register_format<ts::kimi_k2>("kimi_k2");
-    register_format<r1_v31>("deepseek_r1+deepseek_v31");
+    register_format<ts::hermes>();
+    register_format<ts::qwen3_coder>();
+    register_format<ts::glm45>();
+    register_format<ts::minimax_m2>();
     return true;
 }();
 
 } // namespace
+
+BENCHMARK_MAIN();

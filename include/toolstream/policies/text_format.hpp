@@ -30,7 +30,7 @@ struct text_format_options {
     /// the format's `reasoning_open_at_start`.
     std::optional<bool> reasoning_open_at_start;
     /// Key/value formats: the tools' parameter schemas, which type raw values (null: strings).
-    std::shared_ptr<const tool_schemas> schemas;
+    std::shared_ptr<const tool_schemas> schemas = nullptr;
 };
 
 namespace detail {

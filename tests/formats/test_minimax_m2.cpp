@@ -1,0 +1,114 @@
+// minimax_m2: <minimax:tool_call><invoke name="NAME"><parameter name="K">V</parameter></invoke>
+// </minimax:tool_call>, with and without schemas. Every input runs at every split position, in
+// 1-byte and random chunks, with byte conservation and the argument contract.
+#include <toolstream/handler.hpp>
+#include <toolstream/policies/formats/minimax_m2.hpp>
+#include <toolstream/registry.hpp>
+
+#include "catch_compat.hpp"
+#include "formats/format_summary.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <string_view>
+
+using namespace toolstream;
+using test::calls;
+using test::segments;
+
+namespace {
+
+template<class... Args>
+test::policy_run run(std::string_view input, const Args&... args)
+{
+    return test::checked_run<minimax_m2>(input, args...);
+}
+
+text_format_options with_schemas(std::size_t max_held = 4096)
+{
+    text_format_options o;
+    o.max_held = max_held;
+    o.schemas = std::make_shared<const tool_schemas>(boost::json::parse(R"([{"type":"function","function":{
+      "name":"search","parameters":{"type":"object","properties":{"query":{"type":"string"},
+      "limit":{"type":"integer"},"filters":{"type":"object"}}}}}])").as_array());
+    return o;
+}
+
+} // namespace
+
+static_assert(text_format_traits<minimax_m2_format>);
+static_assert(parser_policy<minimax_m2>);
+static_assert(detail::index_of(policy_names, "minimax_m2") < policy_names.size());
+
+TEST_CASE("minimax_m2: a section of two calls, prose kept", "[formats][minimax_m2]")
+{
+    constexpr std::string_view input =
+        "Searching.\n<minimax:tool_call>\n<invoke name=\"search\">\n<parameter name=\"query\">caf\xc3\xa9 \"x\"</parameter>\n"
+        "<parameter name=\"limit\">5</parameter>\n<parameter name=\"filters\">{\"open\": true}</parameter>\n</invoke>\n"
+        "<invoke name=\"get_time\">\n</invoke>\n</minimax:tool_call>\nDone.";
+    CHECK(calls(run(input)) == "seg_2 search {\"query\":\"caf\xc3\xa9 \\\"x\\\"\",\"limit\":\"5\",\"filters\":\"{\\\"open\\\": true}\"}\n"
+                               "seg_3 get_time {}\n");
+    const auto typed = run(input, with_schemas());
+    CHECK(calls(typed) == "seg_2 search {\"query\":\"caf\xc3\xa9 \\\"x\\\"\",\"limit\":5,\"filters\":{\"open\":true}}\nseg_3 get_time {}\n");
+    CHECK(test::content_of_type(typed.events, segment_type::text) == "Searching.\n\nDone.");
+}
+
+TEST_CASE("minimax_m2: write_file streams its body; a literal </parameter> stays in it", "[formats][minimax_m2]")
+{
+    const auto r = run("<minimax:tool_call>\n<invoke name=\"write_file\">\n<parameter name=\"path\">t.xml</parameter>\n"
+                       "<parameter name=\"content\">\n<parameter name=\"a\">1</parameter> kept\n</invoke>\n</parameter>\n"
+                       "</invoke>\n</minimax:tool_call>");
+    CHECK(segments(r) == "write_file {\"tool_name\":\"write_file\",\"path\":\"t.xml\"} "
+                         "\"<parameter name=\\\"a\\\">1</parameter> kept\\n</invoke>\"\n");
+    handler<minimax_m2> h;
+    REQUIRE(!h.feed("<minimax:tool_call><invoke name=write_file><parameter name=path>a</parameter><parameter name=content>live "));
+    CHECK(test::content_of_type(h.events(), segment_type::write_file) == "live ");
+}
+
+TEST_CASE("minimax_m2: end of stream, not a call", "[formats][minimax_m2][finalize]")
+{
+    CHECK(calls(run("<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"a\">1</parameter>\n</invoke>\n"))
+          == "seg_1 f {\"a\":\"1\"}\n");
+    CHECK(calls(run("<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"a\">1</parameter>\n"))
+          == "seg_1 f {} incomplete\n");
+    const auto other = run("<minimax:tool_call> not a call");
+    CHECK(other.invocations.empty());
+    CHECK(test::content_of_type(other.events, segment_type::text) == "not a call");
+}
+
+TEST_CASE("minimax_m2: generated inputs at every chunking", "[formats][minimax_m2][generated]")
+{
+    constexpr std::string_view pieces[] = {
+        "<minimax:tool_call>\n<invoke name=\"search\">\n<parameter name=\"limit\">3</parameter>\n</invoke>\n</minimax:tool_call>",
+        "<minimax:tool_call><invoke name=\"write_file\"><parameter name=\"content\">\xc3\xa9</parameter>x</parameter>"
+        "<parameter name=\"path\">p</parameter></invoke></minimax:tool_call>",
+        "<minimax:tool_call>", "</parameter>", "<invoke name=", "\n",
+    };
+    for (const auto& input : test::mixed_inputs(pieces, 40)) {
+        run(input);
+        run(input, with_schemas(40));
+    }
+}
+
+TEST_CASE("minimax_m2: a 1 MiB write_file streams with a bounded hold", "[formats][minimax_m2][large]")
+{
+    std::string body;
+    while (body.size() < (std::size_t{1} << 20))
+        body += "line " + std::to_string(body.size()) + " </parameter> \xc3\xa9\n";
+    const std::string input = "Prose.\n<minimax:tool_call>\n<invoke name=\"write_file\">\n<parameter name=\"path\">big.txt</parameter>\n"
+                              "<parameter name=\"content\">" + body + "</parameter>\n</invoke>\n</minimax:tool_call>\nAfter.";
+    handler<minimax_m2, null_sink> h(null_sink{});
+    std::size_t most = 0;
+    for (std::size_t at = 0; at < input.size(); at += 7) {
+        REQUIRE(!h.feed(std::string_view(input).substr(at, 7)));
+        most = std::max(most, h.policy().held_bytes());
+    }
+    REQUIRE(!h.finalize());
+    CHECK(most < 128);
+    REQUIRE(h.invocations().size() == 1);
+    body.pop_back();   // the line break before </parameter> is syntax
+    CHECK(h.invocations()[0].arguments.at("content").as_string() == body);
+}
