@@ -88,13 +88,16 @@ private:
     static constexpr std::string_view end_marker = parameters_close.empty() ? call_close_of<T>() : parameters_close;
     static constexpr bool strip = strip_value_newline_of<T>();
     static constexpr bool lookahead = value_close_lookahead_of<T>();
+    static constexpr std::array<std::string_view, 2> between_markers_{parameter_open, end_marker};
+    static constexpr marker_set between_set_{between_markers_, ignore_case_of<T>()};
+    static constexpr std::array<std::string_view, 1> value_markers_{value_close};
+    static constexpr marker_set value_set_{value_markers_, ignore_case_of<T>()};
     static constexpr bool ignore_case = ignore_case_of<T>();
 
     template<class W>
     bool between(block_context<W>& ctx)
     {
-        const std::array<std::string_view, 2> markers{parameter_open, end_marker};
-        const auto m = find_marker(ctx.view(), markers, ignore_case);
+        const auto m = find_marker(ctx.view(), between_set_);
         ctx.take(m.position, byte_role::call_text);
         if (m.marker == marker_match::npos)
             return m.position > 0;
@@ -168,7 +171,7 @@ private:
             }
         }
         at_value_start_ = false;
-        const auto m = find_marker(v, {value_close}, ignore_case);
+        const auto m = find_marker(v, value_set_);
         std::size_t end = m.position;
         if (strip && end > 0 && v[end - 1] == '\n')
             --end;   // possibly the line break before value_close: held
