@@ -143,3 +143,24 @@ TEST_CASE("scan_buffer: append drops the consumed prefix", "[scanner]")
     CHECK(b.empty());
     CHECK(b.view().empty());
 }
+
+TEST_CASE("scan_buffer: a lent chunk is read in place and only its rest is kept", "[scanner]")
+{
+    scan_buffer b;
+    std::string chunk = "text [[SE";
+    b.lend(chunk);
+    CHECK(b.view().data() == chunk.data());   // no copy while nothing is held
+    b.consume(5);
+    b.keep();
+    chunk.assign("zzzzzzzzz");               // the caller's chunk dies after the feed
+    CHECK(b.view() == "[[SE");
+    b.lend("G_END]] after");                  // something is held: appended
+    CHECK(b.view() == "[[SEG_END]] after");
+    b.consume(17);
+    b.keep();
+    CHECK(b.empty());
+    b.lend("all");
+    b.consume(3);
+    b.keep();
+    CHECK(b.empty());
+}

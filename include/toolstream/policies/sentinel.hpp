@@ -75,7 +75,7 @@ public:
                 return first > 0;
             body_ = ctx.view()[0] == '{' ? body::json : body::xml;
         }
-        const auto m = find_marker(ctx.view(), end_markers_, true);
+        const auto m = find_marker(ctx.view(), end_set_);
         ctx.take(m.position, body_ == body::json ? byte_role::argument_text : byte_role::content);
         if (m.marker == marker_match::npos)
             return m.position > 0;
@@ -111,6 +111,7 @@ private:
 
     static constexpr std::array<std::string_view, 1> openers_{sentinel_start_marker};
     static constexpr std::array<std::string_view, 1> end_markers_{sentinel_end_marker};
+    static constexpr marker_set end_set_{end_markers_, true};
 
     std::size_t max_held_;
     sentinel_opening_reader opening_;

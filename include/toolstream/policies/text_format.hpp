@@ -161,7 +161,7 @@ private:
     template<class Writer>
     bool step(Writer& out);
     template<class Writer>
-    bool scan(std::span<const std::string_view> markers, bool reasoning, Writer& out);
+    bool scan(const detail::marker_set& markers, bool reasoning, Writer& out);
     template<class Writer>
     bool opening(Writer& out);
 
@@ -170,12 +170,12 @@ private:
     detail::call_frame call_;
     detail::scan_buffer buf_;
     // The text search: reasoning_open (when the format has one) and then the reader's openers.
-    std::array<std::string_view, max_openers + 1> text_markers_{};
-    std::size_t text_marker_count_ = 0;
+    detail::marker_set text_markers_;
     std::size_t first_opener_ = 0;   // index of the first opener in text_markers_
-    // The reasoning search: reasoning_close, then the openers when a call may end the region.
-    std::array<std::string_view, max_openers + 1> reasoning_markers_{};
-    std::size_t reasoning_marker_count_ = 0;
+    // The reasoning search: reasoning_close; in a region open from the start, then the openers
+    // when a call may end it.
+    detail::marker_set reasoning_markers_;
+    detail::marker_set start_reasoning_markers_;
     state state_ = state::text;
     bool implicit_reasoning_ = false;   // the open region began at the first byte
     std::size_t opener_ = 0;            // the reader's opener being read

@@ -48,6 +48,7 @@ public:
             : kind == xml_block_kind::shorthand  ? phase::raw
                                                  : phase::args;
         close_ = type == segment_type::write_file ? "</write_file>" : "</run_bash>";
+        close_set_ = marker_set({&close_, 1}, true);
         content_key_ = patch ? "patch" : "content";
         start_marker_ = patch ? "__START_PATCH__" : "__START_CONTENT__";
         end_marker_ = patch ? "__END_PATCH__" : "__END_CONTENT__";
@@ -272,7 +273,7 @@ private:
     template<class W>
     bool raw(block_context<W>& ctx)
     {
-        const auto m = find_marker(ctx.view(), {close_}, true);
+        const auto m = find_marker(ctx.view(), close_set_);
         if (m.position > 0)
             take(ctx, m.position, false);
         if (m.marker != 0)
@@ -291,6 +292,7 @@ private:
     xml_body arg_;
     std::string_view section_end_;
     std::string_view close_;
+    marker_set close_set_;
     std::string_view content_key_;
     std::string_view start_marker_;
     std::string_view end_marker_;

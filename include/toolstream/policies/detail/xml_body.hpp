@@ -33,6 +33,8 @@ public:
     {
         start_ = start_marker;
         end_ = end_marker;
+        const std::string_view closers[] = {end_, arg_close};
+        closers_ = marker_set(closers, true);
         phase_ = start_.empty() ? phase::plain : phase::seek;
         hint_ = 0;
         indent_ = 0;
@@ -63,6 +65,10 @@ private:
     static constexpr std::string_view arg_close = "</arg>";
     static constexpr std::string_view cdata_open = "<![CDATA[";
     static constexpr std::string_view cdata_close = "]]>";
+    static constexpr std::string_view plain_markers[] = {arg_close, cdata_open};
+    static constexpr marker_set plain_set{plain_markers, true};
+    static constexpr std::string_view cdata_markers[] = {cdata_close};
+    static constexpr marker_set cdata_set{cdata_markers, false};
 
     static constexpr bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
 
@@ -153,8 +159,8 @@ private:
                 return false;
         }
         const std::size_t from = line_start_ ? indent_ : 0;
-        const std::string_view markers[] = {end_, arg_close};
-        const auto m = find_marker(v.substr(from), markers, true);
+        const auto m = find_marker(v.substr(from), closers_);
+        const auto markers = closers_.markers();
         const std::size_t pos = from + m.position;
         emit_keeping_indent(v, pos, cap, emit);   // v is stale from here
         if (m.marker == marker_match::npos)
@@ -200,7 +206,7 @@ private:
     template<class Emit>
     bool plain(std::string_view v, Emit& emit)
     {
-        const auto m = find_marker(v, {arg_close, cdata_open}, true);
+        const auto m = find_marker(v, plain_set);
         if (m.position > 0)
             take(m.position, false, emit);
         if (m.marker == 0) {
@@ -217,7 +223,7 @@ private:
     template<class Emit>
     bool cdata(std::string_view v, Emit& emit)
     {
-        const auto m = find_marker(v, {cdata_close});
+        const auto m = find_marker(v, cdata_set);
         if (m.position > 0)
             take(m.position, false, emit);
         if (m.marker == 0) {
@@ -229,6 +235,7 @@ private:
 
     std::string_view start_;
     std::string_view end_;
+    marker_set closers_;            // end_ (when not empty), then </arg>
     phase phase_ = phase::done;
     std::size_t hint_ = 0;
     std::size_t indent_ = 0;        // held blanks at the front of the buffer (when line_start_)

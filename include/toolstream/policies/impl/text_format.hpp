@@ -4,6 +4,8 @@
 #include <toolstream/error.hpp>
 #include <toolstream/policies/text_format.hpp>
 
+#include <algorithm>
+#include <array>
 #include <utility>
 
 namespace toolstream {
@@ -12,18 +14,23 @@ template<text_format_traits Traits>
 text_format_policy<Traits>::text_format_policy(options_type options)
     : options_(std::move(options)), reader_(options_), call_(reader_.limits())
 {
-    const std::span<const std::string_view> openers = reader_.openers();
+    const std::span<const std::string_view> openers = reader_.openers().first(
+        std::min(reader_.openers().size(), max_openers));
+    std::array<std::string_view, max_openers + 1> markers{};
+    std::size_t n = 0;
     if (!reasoning_open.empty())
-        text_markers_[text_marker_count_++] = reasoning_open;
-    first_opener_ = text_marker_count_;
-    for (std::size_t i = 0; i < openers.size() && i < max_openers; ++i)
-        text_markers_[text_marker_count_++] = openers[i];
-    if (!reasoning_close.empty()) {
-        reasoning_markers_[reasoning_marker_count_++] = reasoning_close;
-        if constexpr (detail::reasoning_ends_at_call_of<Traits>())
-            for (std::size_t i = 0; i < openers.size() && i < max_openers; ++i)
-                reasoning_markers_[reasoning_marker_count_++] = openers[i];
-    }
+        markers[n++] = reasoning_open;
+    first_opener_ = n;
+    for (auto m : openers)
+        markers[n++] = m;
+    text_markers_ = detail::marker_set({markers.data(), n}, ignore_case);
+    n = 0;
+    markers[n++] = reasoning_close;
+    reasoning_markers_ = detail::marker_set({markers.data(), n}, ignore_case);
+    if constexpr (detail::reasoning_ends_at_call_of<Traits>())
+        for (auto m : openers)
+            markers[n++] = m;
+    start_reasoning_markers_ = detail::marker_set({markers.data(), n}, ignore_case);
     reset();
 }
 
@@ -42,9 +49,10 @@ template<text_format_traits Traits>
 template<class Writer>
 void text_format_policy<Traits>::on_content(std::string_view text, Writer& out)
 {
-    buf_.append(text);
+    buf_.lend(text);
     while (!buf_.empty() && step(out)) {
     }
+    buf_.keep();
 }
 
 template<text_format_traits Traits>
@@ -80,9 +88,8 @@ template<class Writer>
 bool text_format_policy<Traits>::step(Writer& out)
 {
     switch (state_) {
-    case state::text: return scan({text_markers_.data(), text_marker_count_}, false, out);
-    case state::reasoning:
-        return scan({reasoning_markers_.data(), implicit_reasoning_ ? reasoning_marker_count_ : 1}, true, out);
+    case state::text: return scan(text_markers_, false, out);
+    case state::reasoning: return scan(implicit_reasoning_ ? start_reasoning_markers_ : reasoning_markers_, true, out);
     case state::opening: return opening(out);
     case state::block: break;
     }
@@ -97,9 +104,10 @@ bool text_format_policy<Traits>::step(Writer& out)
 // Text or reasoning up to the first marker; a marker prefix at the end is held.
 template<text_format_traits Traits>
 template<class Writer>
-bool text_format_policy<Traits>::scan(std::span<const std::string_view> markers, bool reasoning, Writer& out)
+bool text_format_policy<Traits>::scan(const detail::marker_set& set, bool reasoning, Writer& out)
 {
-    const auto m = detail::find_marker(buf_.view(), markers, ignore_case);
+    const auto m = detail::find_marker(buf_.view(), set);
+    const auto markers = set.markers();
     const std::string_view before = buf_.view().substr(0, m.position);
     if (reasoning)
         out.reasoning(before);
