@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,9 +49,18 @@ struct arguments {
     std::string input = "-";
 };
 
-constexpr std::string_view usage_text =
-    "usage: toolstream-replay --provider openai_chat|openai_responses|anthropic|gemini|ollama|mistral|text\n"
-    "                         [--parser NAME] [--reasoning-parser NAME]\n"
+// The provider and parser names come from the registry.
+std::string joined(std::span<const std::string_view> names)
+{
+    std::string out;
+    for (auto name : names)
+        out.append(out.empty() ? "" : "|").append(name);
+    return out;
+}
+
+const std::string usage_text = "usage: toolstream-replay --provider " + joined(ts::provider_names) + "|text\n"
+    "                         [--parser " + joined(ts::policy_names) + "]\n"
+    "                         [--reasoning-parser NAME]\n"
     "                         [--chunk N] [--emit summary|events|invocations|openai-sse]\n"
     "                         [--tool-events] [--extensions chunk|comment] [FILE|-]\n";
 

@@ -32,10 +32,16 @@ while [ $# -gt 0 ]; do
 done
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-all=(sse ndjson openai_chat openai_responses anthropic gemini ollama mistral xml json sentinel api_tool_call formats)
+# One target per registered provider (registry.hpp), built from fuzz_provider.cpp.
+read -r -a providers <<<"$(sed -n '/registered_providers = type_list</,/>;/p' "$repo/include/toolstream/registry.hpp" \
+    | sed 's/.*type_list<//; s/>;.*//' | tr -d ' \n' | tr ',' ' ')"
+[ ${#providers[@]} -gt 0 ] || { echo "no providers found in registry.hpp" >&2; exit 2; }
+all=(sse ndjson "${providers[@]}" xml json sentinel api_tool_call formats)
+is_provider() { local p; for p in "${providers[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
+source_of() { if is_provider "$1"; then echo "$repo/fuzz/fuzz_provider.cpp"; else echo "$repo/fuzz/fuzz_$1.cpp"; fi; }
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 for t in "${targets[@]}"; do
-    [ -f "$repo/fuzz/fuzz_$t.cpp" ] || { echo "unknown target: $t" >&2; usage; }
+    [ -f "$(source_of "$t")" ] || { echo "unknown target: $t" >&2; usage; }
 done
 
 fixtures=${TOOLSTREAM_FIXTURES_DIR:-$repo/../shared/fixtures}
@@ -64,15 +70,19 @@ flags=(-std=c++20 -O2 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undef
        -fno-sanitize-recover=undefined -Wall -Wextra -Wpedantic -Werror
        -I"$repo/include" -I"$repo/tests")
 build() {
-    local t=$1 bin=$work/bin/fuzz_$1
+    local t=$1 bin=$work/bin/fuzz_$1 src=fuzz_$1.cpp define=()
+    case " $provider_names " in
+        *" $t "*) src=fuzz_provider.cpp define=(-DTOOLSTREAM_FUZZ_PROVIDER="$t") ;;
+    esac
     if [ -x "$bin" ] && [ -z "$(find "$repo/include" "$repo/fuzz" "$repo/tests/support" -newer "$bin" \
-            \( -name '*.hpp' -o -name "fuzz_$t.cpp" \) -print -quit)" ]; then
+            \( -name '*.hpp' -o -name "$src" \) -print -quit)" ]; then
         return 0
     fi
-    "$cxx" "${flags[@]}" "$repo/fuzz/fuzz_$t.cpp" -o "$bin.tmp" -lboost_json && mv "$bin.tmp" "$bin"
+    "$cxx" "${flags[@]}" "${define[@]}" "$repo/fuzz/$src" -o "$bin.tmp" -lboost_json && mv "$bin.tmp" "$bin"
 }
 export -f build
-export cxx repo work
+provider_names="${providers[*]}"
+export cxx repo work provider_names
 export flags_str="${flags[*]}"
 echo "building ${#targets[@]} targets with $cxx ..." >&2
 printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'flags=($flags_str); build {}' \

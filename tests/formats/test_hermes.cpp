@@ -143,7 +143,7 @@ TEST_CASE("hermes: generated inputs at every chunking", "[formats][hermes][gener
         run<hermes_qwen3>(input, open);
     }
     for (const auto& input : test::mixed_inputs(pieces, 15, 7))
-        run(input, text_format_options{.max_held = 16, .max_held_body = 24, .reasoning_open_at_start = {}});
+        run(input, text_format_options{.max_held = 16, .max_held_body = 24, .reasoning_open_at_start = {}, .schemas = {}});
 }
 
 TEST_CASE("hermes: a 1 MiB write_file streams with a bounded hold", "[formats][hermes][large]")

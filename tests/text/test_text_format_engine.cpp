@@ -247,7 +247,7 @@ TEST_CASE("engine/hermes: generated inputs at every chunking", "[engine][hermes]
     for (const auto& input : test::mixed_inputs(pieces, 60))
         run<hermes>(input);
     for (const auto& input : test::mixed_inputs(pieces, 20, 5))
-        run<hermes>(input, text_format_options{.max_held = 16, .max_held_body = 24, .reasoning_open_at_start = true});
+        run<hermes>(input, text_format_options{.max_held = 16, .max_held_body = 24, .reasoning_open_at_start = true, .schemas = {}});
 }
 
 TEST_CASE("engine/hermes: a 1 MiB body streams in pieces and holds nothing back", "[engine][hermes][large]")
@@ -292,7 +292,7 @@ TEST_CASE("engine/sectioned: a header that names nothing, or is too long, is tex
     CHECK(segments(run<sectioned>("<|calls|><|call|>nodot<|args|>{}<|/call|><|/calls|>x"))
           == "text \"<|call|>nodot<|args|>{}<|/call|><|/calls|>x\"\n");
     const std::string long_header = "<|calls|><|call|>functions." + std::string(40, 'n') + ":0<|args|>{}<|/call|>";
-    handler<sectioned> h(recording_sink{}, {}, sectioned(text_format_options{.max_held = 32, .max_held_body = 1024, .reasoning_open_at_start = {}}));
+    handler<sectioned> h(recording_sink{}, {}, sectioned(text_format_options{.max_held = 32, .max_held_body = 1024, .reasoning_open_at_start = {}, .schemas = {}}));
     CHECK(h.feed(long_header) == error::marker_too_long);
     REQUIRE(!h.finalize());
     CHECK(h.invocations().empty());
@@ -324,7 +324,7 @@ TEST_CASE("engine/key_value: a closing marker inside a value does not end it", "
     CHECK(calls(r) == "seg_1 write_file {\"path\":\"a.xml\",\"content\":\"<p>x</parameter> y</p>\\n</parameter>\"}\n");
     // Past the cap of blanks, the marker is value.
     handler<key_value> h(recording_sink{}, {}, key_value(text_format_options{.max_held = 24, .max_held_body = 1024,
-                                                                          .reasoning_open_at_start = {}}));
+                                                                          .reasoning_open_at_start = {}, .schemas = {}}));
     const std::string blanks(30, ' ');
     CHECK(h.feed("<tool_call><function=f><parameter=a>v</parameter>" + blanks + "w</parameter></function></tool_call>")
           == error::marker_too_long);
