@@ -3,9 +3,10 @@
 #   fuzz/run.sh SECONDS [-jobs N] [-runs N] [-large] [TARGET...]   (TARGET: sse, xml, openai_chat..., default all)
 # -runs N stops each target after N executions instead (SECONDS is then only a cap): the local
 # campaign is `FUZZ_MAX_LEN=512 fuzz/run.sh 14400 -runs 10000000`.
-# -large lets inputs reach 17 MiB (FUZZ_MAX_LEN defaults to that) so that the custom mutator of
-# fuzz_support.hpp grows payloads into large events and long streams of them; it keeps its own
-# corpora and logs (corpus-large/, logs-large/) so the small-input corpora stay small.
+# -large lets inputs reach 17 MiB so that the custom mutator of fuzz_support.hpp grows payloads
+# into large events and long streams of them (1 MiB for the text and api_tool_call targets, whose
+# run time grows with the number of calls in the input; FUZZ_MAX_LEN overrides both); it keeps
+# its own corpora and logs (corpus-large/, logs-large/) so the small-input corpora stay small.
 # Environment: FUZZ_WORK (scratch dir: binaries, seeds, corpora, crashes; default
 # ${TMPDIR:-/tmp}/toolstream-fuzz, kept between runs so corpora grow), FUZZ_MAX_LEN (4096),
 # TOOLSTREAM_FIXTURES_DIR (seed streams; default ../shared/fixtures beside the repository).
@@ -48,10 +49,12 @@ fixtures=${TOOLSTREAM_FIXTURES_DIR:-$repo/../shared/fixtures}
 work=${FUZZ_WORK:-${TMPDIR:-/tmp}/toolstream-fuzz}
 if [ "$large" = 1 ]; then
     max_len=${FUZZ_MAX_LEN:-$((17 << 20))}
+    policy_max_len=${FUZZ_MAX_LEN:-$((1 << 20))}
     pass=-large
     extra=(-len_control=0)   # grow inputs from the start rather than after many runs
 else
     max_len=${FUZZ_MAX_LEN:-4096}
+    policy_max_len=$max_len
     pass=
     extra=()
 fi
@@ -193,8 +196,9 @@ run_target() {
     rm -f "$logs/$t.status"
     make_seeds "$t"
     mkdir -p "$corpora/$t" "$work/artifacts/$t"
-    local status=0
-    "$work/bin/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -max_len="$max_len" -timeout=30 -rss_limit_mb=2048 \
+    local status=0 len=$max_len
+    case $t in xml|json|sentinel|api_tool_call) len=$policy_max_len ;; esac
+    "$work/bin/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -max_len="$len" -timeout=30 -rss_limit_mb=2048 \
         "${extra[@]}" -print_final_stats=1 -artifact_prefix="$work/artifacts/$t/" \
         "$corpora/$t" "$work/seeds/$t" >"$log" 2>&1 || status=$?
     echo "$status" >"$logs/$t.status"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <new>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -226,4 +227,20 @@ TEST_CASE("ndjson: reset() starts a fresh stream", "[ndjson]")
     REQUIRE(!dec.write("\xEF\xBB\xBF[3]\n", recorder{&r}));
     REQUIRE(!dec.finish(recorder{&r}));
     REQUIRE(r.lines == std::vector<std::string>{"[1]", "[3]"});
+}
+
+TEST_CASE("ndjson: memory running out is error::out_of_memory; decoding resumes after the next line end", "[ndjson][oom]")
+{
+    // A visitor throwing std::bad_alloc stands for an allocation failing inside write().
+    std::vector<std::string> seen;
+    auto visit = [&](const toolstream::stream_event& ev) {
+        if (ev.data == "fail")
+            throw std::bad_alloc();
+        seen.emplace_back(ev.data);
+    };
+    toolstream::ndjson_decoder dec;
+    CHECK(dec.write("one\nfail\nlost in the same write\npart", visit) == error::out_of_memory);
+    CHECK(!dec.write(" of a dropped line\ntwo\nthree", visit));
+    CHECK(!dec.finish(visit));
+    CHECK(seen == std::vector<std::string>{"one", "two", "three"});
 }

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <new>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -393,4 +395,45 @@ TEST_CASE("sse: reset() starts a fresh stream", "[sse]")
     REQUIRE(!dec.write("[1]", recorder{&r}));
     REQUIRE(!dec.finish(recorder{&r}));
     REQUIRE(r.events == std::vector<event>{{"", "a"}, {"", "[1]"}});
+}
+
+namespace {
+template<class... F>
+struct overloaded : F... {
+    using F::operator()...;
+};
+template<class... F>
+overloaded(F...) -> overloaded<F...>;
+} // namespace
+
+TEST_CASE("sse: memory running out is error::out_of_memory; the event is dropped and decoding resumes", "[sse][oom]")
+{
+    // A visitor throwing std::bad_alloc stands for an allocation failing inside write().
+    std::vector<std::string> seen;
+    auto visit = [&](const toolstream::stream_event& ev) {
+        if (ev.data == "fail")
+            throw std::bad_alloc();
+        seen.emplace_back(ev.data);
+    };
+    sse_decoder dec;
+    CHECK(dec.write("data: one\n\ndata: fail\n\ndata: lost in the same write\n\n", visit) == error::out_of_memory);
+    // The rest of that write is gone; the next event after a blank line decodes.
+    CHECK(!dec.write("data: two\n\ndata: three\n\n", visit));
+    CHECK(!dec.finish(visit));
+    CHECK(seen == std::vector<std::string>{"one", "three"});
+
+    SECTION("a visitor taking error codes gets it in place")
+    {
+        sse_decoder other;
+        std::vector<std::string> order;
+        auto visit_all = overloaded{
+            [&](const toolstream::stream_event& ev) {
+                if (ev.data == "fail")
+                    throw std::length_error("too long");
+                order.emplace_back(ev.data);
+            },
+            [&](toolstream::error_code ec) { order.push_back(ec.message()); }};
+        CHECK(other.write("data: a\n\ndata: fail\n\n", visit_all) == error::out_of_memory);
+        CHECK(order == std::vector<std::string>{"a", toolstream::make_error_code(error::out_of_memory).message()});
+    }
 }

@@ -83,7 +83,11 @@ private:
         if (!failed)
             return;
         lines_.drop_line();
-        detail::report_error(visit, ec, error::out_of_memory);
+        (void)detail::guard_allocation([&] {   // the visitor may run short of memory too
+            detail::report_error(visit, ec, error::out_of_memory);
+            return error_code();
+        });
+        ec = error::out_of_memory;
     }
 
     template<class Visitor>

@@ -141,7 +141,11 @@ private:
         skipping_ = mode_ == mode::sse;
         if (mode_ == mode::raw)
             mode_ = mode::raw_dropped;
-        detail::report_error(visit, ec, error::out_of_memory);
+        (void)detail::guard_allocation([&] {   // the visitor may run short of memory too
+            detail::report_error(visit, ec, error::out_of_memory);
+            return error_code();
+        });
+        ec = error::out_of_memory;
     }
 
     template<class Visitor>
