@@ -36,3 +36,5 @@
 #include <toolstream/transport/ndjson.hpp>
 #include <toolstream/transport/sse.hpp>
 #include <toolstream/types.hpp>
+#include <toolstream/writers/openai_completion.hpp>
+#include <toolstream/writers/openai_sse.hpp>

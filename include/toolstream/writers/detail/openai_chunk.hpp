@@ -1,0 +1,176 @@
+// What the streaming and the non-streaming OpenAI writers share: the response's identity, the
+// wire names of finish kinds, a tool segment's name, the usage object, and holding back a split
+// UTF-8 character.
+#pragma once
+
+#include <toolstream/detail/compact_json.hpp>
+#include <toolstream/segment_event.hpp>
+#include <toolstream/tool_syntax.hpp>
+#include <toolstream/types.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <ctime>
+#include <random>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace toolstream::detail {
+
+/// The Chat Completions `finish_reason` of a normalised finish (`error` has none: it is an error).
+constexpr std::string_view openai_finish_reason(finish_kind kind) noexcept
+{
+    switch (kind) {
+    case finish_kind::tool_calls: return "tool_calls";
+    case finish_kind::length: return "length";
+    case finish_kind::content_filter: return "content_filter";
+    case finish_kind::stop:
+    case finish_kind::error: break;
+    }
+    return "stop";
+}
+
+/// The name a tool segment's metadata gives it so far: `tool_name`, else a file or shell
+/// segment's table name, else empty.
+inline std::string_view tool_name_of(const segment_event& e)
+{
+    if (e.metadata != nullptr)
+        if (auto it = e.metadata->find("tool_name"); it != e.metadata->end() && it->value().is_string()
+                                                     && !it->value().get_string().empty())
+            return it->value().get_string();
+    const tool_syntax* syntax = find_tool_syntax(e.segment_kind);
+    return syntax != nullptr ? syntax->tool_name : std::string_view{};
+}
+
+/// `chatcmpl-` and 24 random hex digits, for a response whose provider gave no id.
+inline std::string generated_completion_id()
+{
+    static constexpr char hex[] = "0123456789abcdef";
+    std::random_device seed;
+    std::mt19937_64 rng((std::uint64_t{seed()} << 32) ^ seed());
+    std::string id = "chatcmpl-";
+    for (int half = 0; half < 2; ++half)
+        for (std::uint64_t bits = rng(), i = 0; i < 12; ++i, bits >>= 4)
+            id += hex[bits & 0xf];
+    return id;
+}
+
+/// id, created and model of a response, fixed when it starts: the caller's, else the provider's,
+/// else made up (the id) or empty (the model).
+struct response_identity {
+    std::string id;
+    std::string model;
+    std::int64_t created = 0;
+    bool started = false;
+
+    void start(std::string_view given_id, std::string_view given_model, std::int64_t given_created,
+               std::string_view provider_id, std::string_view provider_model)
+    {
+        if (started)
+            return;
+        started = true;
+        id = !given_id.empty() ? given_id : provider_id;
+        if (id.empty())
+            id = generated_completion_id();
+        model = !given_model.empty() ? given_model : provider_model;
+        created = given_created != 0 ? given_created : static_cast<std::int64_t>(std::time(nullptr));
+    }
+};
+
+inline void append_integer(std::string& out, std::uint64_t n)
+{
+    char buf[24];
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, n).ptr);
+}
+
+inline void append_integer(std::string& out, std::int64_t n)
+{
+    char buf[24];
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, n).ptr);
+}
+
+/// `{"prompt_tokens":…,"completion_tokens":…,"total_tokens":…}`.
+inline void append_openai_usage(std::string& out, const token_usage& u)
+{
+    out += "{\"prompt_tokens\":";
+    append_integer(out, u.input_tokens);
+    out += ",\"completion_tokens\":";
+    append_integer(out, u.output_tokens);
+    out += ",\"total_tokens\":";
+    append_integer(out, u.input_tokens + u.output_tokens);
+    out += '}';
+}
+
+/// The length of the longest prefix of `s` that does not end inside a UTF-8 character that the
+/// next piece may complete. Each JSON string of the output must be valid UTF-8 on its own (a
+/// client decodes every SSE event separately), while a text policy may split a character
+/// between two deltas. Bytes that are not UTF-8 at all are passed on as they are.
+constexpr std::size_t utf8_complete_prefix(std::string_view s) noexcept
+{
+    const std::size_t n = s.size();
+    for (std::size_t back = 1; back <= 3 && back <= n; ++back) {
+        const auto c = static_cast<unsigned char>(s[n - back]);
+        if ((c & 0xC0) == 0x80)
+            continue;   // a continuation byte: look further back for the lead byte
+        const std::size_t need = c >= 0xF0 && c < 0xF8 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+        return need > back ? n - back : n;
+    }
+    return n;
+}
+
+/// Holds back the unfinished UTF-8 character at the end of a stream of pieces (3 bytes at most).
+class utf8_carry {
+public:
+    /// Calls `emit` with the longest valid-so-far text: held bytes + `piece`, less its unfinished tail.
+    template<class Emit>
+    void feed(std::string_view piece, Emit&& emit)
+    {
+        if (held_len_ == 0) {
+            const std::size_t keep = utf8_complete_prefix(piece);
+            hold(piece.substr(keep));
+            if (keep > 0)
+                emit(piece.substr(0, keep));
+            return;
+        }
+        // Complete the held character from the front of `piece`; the rest goes through as usual.
+        char joined[8];
+        std::size_t len = held_len_;
+        std::copy(held_, held_ + held_len_, joined);
+        std::size_t taken = 0;
+        while (taken < piece.size() && len < 4 && (static_cast<unsigned char>(piece[taken]) & 0xC0) == 0x80)
+            joined[len++] = piece[taken++];
+        held_len_ = 0;
+        const std::string_view head(joined, len);
+        const std::size_t keep = taken == piece.size() ? utf8_complete_prefix(head) : len;
+        hold(head.substr(keep));
+        if (keep > 0)
+            emit(head.substr(0, keep));
+        if (taken < piece.size())
+            feed(piece.substr(taken), emit);
+    }
+
+    /// Emits what is held (an unfinished character at the end of its stream stays as it is).
+    template<class Emit>
+    void flush(Emit&& emit)
+    {
+        if (held_len_ > 0)
+            emit(std::string_view(held_, std::exchange(held_len_, 0)));
+    }
+
+    bool empty() const noexcept { return held_len_ == 0; }
+
+private:
+    void hold(std::string_view tail) noexcept
+    {
+        std::copy(tail.begin(), tail.end(), held_ + held_len_);
+        held_len_ += tail.size();
+    }
+
+    char held_[4] = {};
+    std::size_t held_len_ = 0;
+};
+
+} // namespace toolstream::detail

@@ -1,0 +1,417 @@
+// Out-of-line members of toolstream::openai_sse_writer.
+#pragma once
+
+#include <toolstream/detail/compact_json.hpp>
+#include <toolstream/writers/openai_sse.hpp>
+
+namespace toolstream {
+
+namespace detail {
+
+constexpr std::string_view tool_phase_name(tool_phase p) noexcept
+{
+    switch (p) {
+    case tool_phase::step: return "step";
+    case tool_phase::progress: return "progress";
+    case tool_phase::complete: return "complete";
+    case tool_phase::error: return "error";
+    }
+    return "progress";
+}
+
+} // namespace detail
+
+template<byte_output Output>
+void openai_sse_writer<Output>::start(std::string_view provider_id, std::string_view provider_model)
+{
+    if (identity_.started)
+        return;
+    identity_.start(options_.id, options_.model, options_.created, provider_id, provider_model);
+    prefix_ = "{\"id\":";
+    detail::append_json_string(prefix_, identity_.id);
+    prefix_ += ",\"object\":\"chat.completion.chunk\",\"created\":";
+    detail::append_integer(prefix_, identity_.created);
+    prefix_ += ",\"model\":";
+    detail::append_json_string(prefix_, identity_.model);
+    prefix_ += ',';
+}
+
+template<byte_output Output>
+auto openai_sse_writer<Output>::choice(std::size_t index) -> choice_state&
+{
+    if (index >= choices_.size())
+        choices_.resize(index + 1);
+    return choices_[index];
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::operator()(const segment_event& e)
+{
+    if (closed_)
+        return;
+    start();
+    auto& ch = choice(e.choice);
+    const bool is_text = e.segment_kind == segment_type::text;
+    if (is_text || e.segment_kind == segment_type::reasoning) {
+        auto& carry = is_text ? ch.text : ch.reasoning;
+        const std::string_view field = is_text ? "content" : "reasoning_content";
+        if (e.type == segment_event_type::SEGMENT_CONTENT)
+            text_delta(e.choice, field, carry, e.delta);
+        else if (e.type == segment_event_type::SEGMENT_END)
+            carry.flush([&](std::string_view rest) { write_text(e.choice, field, rest); });
+        return;
+    }
+    if (!is_tool_segment(e.segment_kind))
+        return;   // media: no Chat Completions form
+    if (e.type == segment_event_type::SEGMENT_START)
+        start_call(e);
+    else if (e.type == segment_event_type::SEGMENT_END)
+        end_call(e);
+    // A tool segment's CONTENT is what its argument fragments encode: they carry it.
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::operator()(const argument_fragment& f)
+{
+    if (closed_)
+        return;
+    if (open_call* c = find_call(f.choice, f.segment_id))
+        write_arguments(*c, f.json);
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::operator()(const choice_finished& f)
+{
+    if (closed_)
+        return;
+    if (f.kind == finish_kind::error) {
+        fail("the provider ended the response with an error");
+        return;
+    }
+    start();
+    auto& ch = choice(f.choice);
+    if (ch.finished)
+        return;
+    ch.finished = true;
+    open_choice(f.choice);
+    close_choice(detail::openai_finish_reason(f.kind));
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::operator()(const usage_reported& u)
+{
+    if (closed_ || !options_.include_usage)
+        return;
+    start();
+    open_chunk();
+    buf_ += "\"choices\":[],\"usage\":";
+    detail::append_openai_usage(buf_, u.usage);
+    close_chunk();
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::progress(const tool_progress& p)
+{
+    if (closed_)
+        return;
+    start();
+    const bool as_chunk = options_.extensions == extension_encoding::chunk;
+    if (as_chunk) {
+        open_chunk();
+        buf_ += "\"choices\":[],\"tool_progress\":";
+    } else {
+        buf_ = ": tool_progress ";
+    }
+    buf_ += "{\"tool\":";
+    detail::append_json_string(buf_, p.tool);
+    if (!p.tool_call_id.empty()) {
+        buf_ += ",\"tool_call_id\":";
+        detail::append_json_string(buf_, p.tool_call_id);
+    }
+    buf_ += ",\"phase\":\"";
+    buf_ += detail::tool_phase_name(p.phase);
+    buf_ += "\",\"message\":";
+    detail::append_json_string(buf_, p.message);
+    if (p.data != nullptr && !p.data->is_null()) {
+        buf_ += ",\"data\":";
+        detail::append_compact_json(buf_, *p.data);
+    }
+    if (p.timestamp != 0) {
+        buf_ += ",\"timestamp\":";
+        detail::append_integer(buf_, p.timestamp);
+    }
+    buf_ += '}';
+    if (as_chunk) {
+        close_chunk();
+    } else {
+        buf_ += "\n\n";
+        flush_buffer();
+    }
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::result(const tool_result& r)
+{
+    if (closed_)
+        return;
+    start();
+    const bool as_chunk = options_.extensions == extension_encoding::chunk;
+    if (as_chunk) {
+        open_chunk();
+        buf_ += "\"choices\":[],\"tool_result\":";
+    } else {
+        buf_ = ": tool_result ";
+    }
+    buf_ += "{\"tool_call_id\":";
+    detail::append_json_string(buf_, r.tool_call_id);
+    if (!r.name.empty()) {
+        buf_ += ",\"name\":";
+        detail::append_json_string(buf_, r.name);
+    }
+    buf_ += ",\"content\":";
+    detail::append_json_string(buf_, r.content);
+    if (r.is_error)
+        buf_ += ",\"is_error\":true";
+    buf_ += '}';
+    if (as_chunk) {
+        close_chunk();
+    } else {
+        buf_ += "\n\n";
+        flush_buffer();
+    }
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::comment(std::string_view text)
+{
+    if (closed_)
+        return;
+    buf_ = ": ";
+    for (char c : text)
+        buf_ += c == '\n' || c == '\r' ? ' ' : c;
+    buf_ += "\n\n";
+    flush_buffer();
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::done()
+{
+    if (closed_)
+        return;
+    closed_ = true;
+    buf_ = "data: [DONE]\n\n";
+    flush_buffer();
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::fail(std::string_view message)
+{
+    if (closed_)
+        return;
+    start();
+    failed_ = closed_ = true;
+    buf_ = "data: {\"error\":{\"message\":";
+    detail::append_json_string(buf_, message);
+    buf_ += ",\"type\":\"server_error\",\"param\":null,\"code\":null}}\n\n";
+    flush_buffer();
+}
+
+template<byte_output Output>
+auto openai_sse_writer<Output>::find_call(std::size_t choice, std::string_view id) -> open_call*
+{
+    auto matches = [&](const open_call& c) { return c.open && c.choice == choice && c.id == id; };
+    if (last_call_ < calls_.size() && matches(calls_[last_call_]))
+        return &calls_[last_call_];
+    for (std::size_t i = 0; i < calls_.size(); ++i)
+        if (matches(calls_[i])) {
+            last_call_ = i;
+            return &calls_[i];
+        }
+    return nullptr;
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::start_call(const segment_event& e)
+{
+    std::size_t slot = 0;
+    while (slot < calls_.size() && calls_[slot].open)
+        ++slot;
+    if (slot == calls_.size())
+        calls_.emplace_back();
+    last_call_ = slot;
+    open_call& c = calls_[slot];
+    c.id.assign(e.segment_id);
+    c.choice = e.choice;
+    c.open = true;
+    c.announced = c.named = false;
+    c.held.clear();
+    c.carry = {};
+    if (const std::string_view name = detail::tool_name_of(e); !name.empty())
+        announce(c, name, true);
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::end_call(const segment_event& e)
+{
+    open_call* found = find_call(e.choice, e.segment_id);
+    if (found == nullptr)
+        return;
+    open_call& c = *found;
+    const std::string_view name = detail::tool_name_of(e);
+    if (!c.announced && !name.empty())
+        announce(c, name, true);
+    if (c.announced) {
+        c.carry.flush([&](std::string_view rest) {
+            open_choice(c.choice);
+            open_tool_call(c);
+            buf_ += "\"function\":{\"arguments\":\"";
+            detail::append_json_escaped(buf_, rest);
+            buf_ += "\"}}]";
+            close_choice();
+        });
+        if (!c.named && !name.empty()) {
+            c.named = true;
+            open_choice(c.choice);
+            open_tool_call(c);
+            buf_ += "\"function\":{\"name\":";
+            detail::append_json_string(buf_, name);
+            buf_ += ",\"arguments\":\"\"}}]";
+            close_choice();
+        }
+    }
+    c.open = false;
+    constexpr std::size_t keep = std::size_t{1} << 20;   // a large held call does not stay allocated
+    if (c.held.capacity() > keep)
+        std::string().swap(c.held);
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::write_arguments(open_call& c, std::string_view json)
+{
+    if (!c.announced) {
+        c.held.append(json);
+        if (c.held.size() > options_.max_held_call_bytes)
+            announce(c, {}, false);
+        return;
+    }
+    c.carry.feed(json, [&](std::string_view piece) {
+        open_choice(c.choice);
+        open_tool_call(c);
+        buf_ += "\"function\":{\"arguments\":\"";
+        detail::append_json_escaped(buf_, piece);
+        buf_ += "\"}}]";
+        close_choice();
+    });
+}
+
+// The call's first delta: index, id, type, the name when `with_name`, and the arguments held so far.
+template<byte_output Output>
+void openai_sse_writer<Output>::announce(open_call& c, std::string_view name, bool with_name)
+{
+    c.announced = true;
+    c.named = with_name;
+    c.index = choice(c.choice).calls++;
+    open_choice(c.choice);
+    open_tool_call(c);
+    buf_ += "\"id\":";
+    detail::append_json_string(buf_, c.id);
+    buf_ += ",\"type\":\"function\",\"function\":{";
+    if (with_name) {
+        buf_ += "\"name\":";
+        detail::append_json_string(buf_, name);
+        buf_ += ',';
+    }
+    buf_ += "\"arguments\":\"";
+    c.carry.feed(c.held, [&](std::string_view piece) { detail::append_json_escaped(buf_, piece); });
+    buf_ += "\"}}]";
+    close_choice();
+    c.held.clear();
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::text_delta(std::size_t choice, std::string_view field, detail::utf8_carry& carry,
+                                           std::string_view delta)
+{
+    if (carry.empty() && detail::utf8_complete_prefix(delta) == delta.size())
+        write_text(choice, field, delta);   // the common case
+    else
+        carry.feed(delta, [&](std::string_view piece) { write_text(choice, field, piece); });
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::write_text(std::size_t choice, std::string_view field, std::string_view text)
+{
+    open_choice(choice);
+    buf_ += '"';
+    buf_ += field;
+    buf_ += "\":\"";
+    detail::append_json_escaped(buf_, text);
+    buf_ += '"';
+    close_choice();
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::open_chunk()
+{
+    buf_ = "data: ";
+    buf_ += prefix_;
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::close_chunk()
+{
+    buf_ += "}\n\n";
+    flush_buffer();
+}
+
+// `"choices":[{"index":N,"delta":{` and the role on the choice's first delta; the caller writes
+// the delta's one member (or none) and calls close_choice().
+template<byte_output Output>
+void openai_sse_writer<Output>::open_choice(std::size_t index)
+{
+    open_chunk();
+    buf_ += "\"choices\":[{\"index\":";
+    detail::append_integer(buf_, static_cast<std::uint64_t>(index));
+    buf_ += ",\"delta\":{";
+    auto& ch = choice(index);
+    if (!ch.role_sent) {
+        ch.role_sent = true;
+        buf_ += "\"role\":\"assistant\",";   // close_choice() drops the comma if nothing follows
+    }
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::close_choice(std::string_view finish_reason)
+{
+    if (buf_.back() == ',')
+        buf_.pop_back();   // the role with no member after it
+    buf_ += "},\"finish_reason\":";
+    if (finish_reason.empty()) {
+        buf_ += "null";
+    } else {
+        buf_ += '"';
+        buf_ += finish_reason;
+        buf_ += '"';
+    }
+    buf_ += "}]";
+    close_chunk();
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::open_tool_call(const open_call& c)
+{
+    buf_ += "\"tool_calls\":[{\"index\":";
+    detail::append_integer(buf_, static_cast<std::uint64_t>(c.index));
+    buf_ += ',';
+}
+
+template<byte_output Output>
+void openai_sse_writer<Output>::flush_buffer()
+{
+    output_(std::string_view(buf_));
+    constexpr std::size_t keep = std::size_t{1} << 20;
+    if (buf_.capacity() > keep)
+        std::string().swap(buf_);
+}
+
+} // namespace toolstream
