@@ -5,10 +5,11 @@
 #include "http_replies.hpp"
 #include "options.hpp"
 #include "request_translation.hpp"
-#include "response_writers.hpp"
 #include "upstream_call.hpp"
 
 #include <toolstream/runtime_pipeline.hpp>
+#include <toolstream/writers/openai_completion.hpp>
+#include <toolstream/writers/openai_sse.hpp>
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -22,6 +23,14 @@
 #include <variant>
 
 namespace gateway {
+
+/// The SSE writer's output: the bytes of the next HTTP chunk.
+struct append_to {
+    std::string* out;
+    void operator()(std::string_view bytes) const { out->append(bytes); }
+};
+using stream_sink = toolstream::openai_sse_writer<append_to>;
+using completion_sink = toolstream::openai_completion_builder;
 
 /// What every connection shares.
 struct shared_state {
@@ -86,7 +95,7 @@ inline asio::awaitable<bool> stream_answer(beast::tcp_stream& client, upstream_c
                                            bool keep_alive)
 {
     std::string out;
-    auto pipeline = make_pipeline(o, stream_sink(out));
+    auto pipeline = make_pipeline(o, stream_sink(append_to{&out}));
     if (!pipeline)
         co_return co_await send_reply(client, error_reply(http::status::internal_server_error, "pipeline", "no pipeline"), o.client_timeout);
 
@@ -115,7 +124,7 @@ inline asio::awaitable<bool> stream_answer(beast::tcp_stream& client, upstream_c
     if (failure == upstream_failure::timeout || failure == upstream_failure::broken)
         pipeline->sink()(toolstream::provider_failed{describe(failure)});
     pipeline->finish();
-    pipeline->sink().end();
+    pipeline->sink().done();
     if (!co_await send_chunk(client, out, o.client_timeout))
         co_return false;
     client.expires_after(o.client_timeout);
@@ -144,9 +153,10 @@ inline asio::awaitable<bool> whole_answer(beast::tcp_stream& client, upstream_ca
     if (failure == upstream_failure::broken)
         co_return co_await send_reply(client, error_reply(http::status::bad_gateway, "upstream_broken", describe(failure), keep_alive), o.client_timeout);
     pipeline->finish();
-    if (const auto summary = pipeline->summary(); summary.error)
-        co_return co_await send_reply(client, error_reply(http::status::bad_gateway, "upstream_error", *summary.error, keep_alive), o.client_timeout);
-    co_return co_await send_reply(client, json_reply(http::status::ok, pipeline->sink().completion(), keep_alive), o.client_timeout);
+    auto& builder = pipeline->sink();
+    if (builder.failed())
+        co_return co_await send_reply(client, error_reply(http::status::bad_gateway, "upstream_error", builder.error_message(), keep_alive), o.client_timeout);
+    co_return co_await send_reply(client, json_reply(http::status::ok, boost::json::serialize(builder.completion()), keep_alive), o.client_timeout);
 }
 
 /// The whole exchange; returns whether the connection may serve another request.

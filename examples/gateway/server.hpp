@@ -11,6 +11,8 @@
 
 #include <array>
 #include <chrono>
+#include <exception>
+#include <iostream>
 #include <string_view>
 
 namespace gateway {
@@ -103,7 +105,15 @@ inline asio::awaitable<void> accept_connections(asio::ip::tcp::acceptor& accepto
             continue;
         }
         auto executor = socket.get_executor();
-        asio::co_spawn(executor, serve_connection(beast::tcp_stream(std::move(socket)), state), asio::detached);
+        asio::co_spawn(executor, serve_connection(beast::tcp_stream(std::move(socket)), state), [](std::exception_ptr e) {
+            if (e) {   // only this connection is lost; say why
+                try {
+                    std::rethrow_exception(e);
+                } catch (const std::exception& ex) {
+                    std::cerr << "toolstream-gateway: connection dropped: " << ex.what() << "\n";
+                }
+            }
+        });
     }
 }
 
