@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang++-14 (ASan+UBSan) and runs each for SECONDS.
-#   fuzz/run.sh SECONDS [-jobs N] [-runs N] [TARGET...]   (TARGET: sse, xml, openai_chat..., default all)
+#   fuzz/run.sh SECONDS [-jobs N] [-runs N] [-large] [TARGET...]   (TARGET: sse, xml, openai_chat..., default all)
 # -runs N stops each target after N executions instead (SECONDS is then only a cap): the local
 # campaign is `FUZZ_MAX_LEN=512 fuzz/run.sh 14400 -runs 10000000`.
+# -large lets inputs reach 17 MiB (FUZZ_MAX_LEN defaults to that) so that the custom mutator of
+# fuzz_support.hpp grows payloads into large events and long streams of them; it keeps its own
+# corpora and logs (corpus-large/, logs-large/) so the small-input corpora stay small.
 # Environment: FUZZ_WORK (scratch dir: binaries, seeds, corpora, crashes; default
 # ${TMPDIR:-/tmp}/toolstream-fuzz, kept between runs so corpora grow), FUZZ_MAX_LEN (4096),
 # TOOLSTREAM_FIXTURES_DIR (seed streams; default ../shared/fixtures beside the repository).
@@ -16,12 +19,14 @@ usage() { echo "usage: $0 SECONDS [-jobs N] [-runs N] [TARGET...]" >&2; exit 2; 
 seconds=$1; shift
 jobs=$(( $(nproc) < 2 ? 1 : 2 ))   # the machine is shared: two fuzzers at most by default
 runs=-1   # libFuzzer's default: no limit
+large=0
 targets=()
 while [ $# -gt 0 ]; do
     case $1 in
         -jobs|--jobs) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || usage; jobs=$2; shift 2 ;;
         -jobs=*|--jobs=*) jobs=${1#*=}; shift ;;
         -runs|--runs) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || usage; runs=$2; shift 2 ;;
+        -large|--large) large=1; shift ;;
         *) targets+=("$1"); shift ;;
     esac
 done
@@ -35,8 +40,17 @@ done
 
 fixtures=${TOOLSTREAM_FIXTURES_DIR:-$repo/../shared/fixtures}
 work=${FUZZ_WORK:-${TMPDIR:-/tmp}/toolstream-fuzz}
-max_len=${FUZZ_MAX_LEN:-4096}
-mkdir -p "$work"/{bin,seeds,corpus,artifacts,logs}
+if [ "$large" = 1 ]; then
+    max_len=${FUZZ_MAX_LEN:-$((17 << 20))}
+    pass=-large
+    extra=(-len_control=0)   # grow inputs from the start rather than after many runs
+else
+    max_len=${FUZZ_MAX_LEN:-4096}
+    pass=
+    extra=()
+fi
+corpora=$work/corpus$pass logs=$work/logs$pass
+mkdir -p "$work"/{bin,seeds,artifacts} "$corpora" "$logs"
 
 # --- toolchain ---------------------------------------------------------------------------------
 cxx=clang++-14
@@ -159,15 +173,15 @@ EOF
 
 # --- run -----------------------------------------------------------------------------------------
 run_target() {
-    local t=$1 log=$work/logs/$1.log
-    rm -f "$work/logs/$t.status"
+    local t=$1 log=$logs/$1.log
+    rm -f "$logs/$t.status"
     make_seeds "$t"
-    mkdir -p "$work/corpus/$t" "$work/artifacts/$t"
+    mkdir -p "$corpora/$t" "$work/artifacts/$t"
     local status=0
     "$work/bin/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -max_len="$max_len" -timeout=30 -rss_limit_mb=2048 \
-        -print_final_stats=1 -artifact_prefix="$work/artifacts/$t/" \
-        "$work/corpus/$t" "$work/seeds/$t" >"$log" 2>&1 || status=$?
-    echo "$status" >"$work/logs/$t.status"
+        "${extra[@]}" -print_final_stats=1 -artifact_prefix="$work/artifacts/$t/" \
+        "$corpora/$t" "$work/seeds/$t" >"$log" 2>&1 || status=$?
+    echo "$status" >"$logs/$t.status"
 }
 
 start=$(date +%s)
@@ -181,29 +195,30 @@ done
 wait || true
 
 failed=0
-printf '\n%-18s %14s %10s %8s  %s\n' target executions exec/s corpus result
+printf '\n%-18s %14s %10s %8s %10s  %s\n' target executions exec/s corpus "largest" result
 for t in "${targets[@]}"; do
-    log=$work/logs/$t.log
+    log=$logs/$t.log
     execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
     [ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' "$log" | tail -1 | tr -d '#' || true)
     execs=${execs:-0}
     rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
-    corpus=$(find "$work/corpus/$t" -type f | wc -l)
+    corpus=$(find "$corpora/$t" -type f | wc -l)
+    largest=$(grep -ao 'largest input so far [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
     result=ok
-    if [ "$(cat "$work/logs/$t.status" 2>/dev/null || echo missing)" != 0 ]; then
+    if [ "$(cat "$logs/$t.status" 2>/dev/null || echo missing)" != 0 ]; then
         failed=1
         crash=$(grep -o 'Test unit written to .*' "$log" | tail -1 | sed 's/Test unit written to //')
         result="FAILED: ${crash:-see $log} (log: $log)"
     fi
-    printf '%-18s %14s %10s %8s  %s\n' "$t" "$execs" "${rate:-0}" "$corpus" "$result"
+    printf '%-18s %14s %10s %8s %10s  %s\n' "$t" "$execs" "${rate:-0}" "$corpus" "${largest:-0}" "$result"
 done
-echo "total time: $(( $(date +%s) - start ))s; logs in $work/logs"
+echo "total time: $(( $(date +%s) - start ))s; logs in $logs (largest: bytes of the largest input run)"
 if [ "$failed" -ne 0 ]; then
     for t in "${targets[@]}"; do
-        [ "$(cat "$work/logs/$t.status" 2>/dev/null || echo missing)" = 0 ] && continue
+        [ "$(cat "$logs/$t.status" 2>/dev/null || echo missing)" = 0 ] && continue
         echo "---- $t ----"
         grep -a -E -A12 'toolstream fuzz check failed|ERROR: (AddressSanitizer|libFuzzer|UndefinedBehavior)|runtime error' \
-            "$work/logs/$t.log" | head -40
+            "$logs/$t.log" | head -40
     done
     exit 1
 fi

@@ -4,6 +4,8 @@
 #include <boost/system/error_code.hpp>
 #include <boost/system/result.hpp>
 
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -37,6 +39,9 @@ enum class error {
     arguments_too_large,       ///< One call's arguments exceeded the configured maximum.
     nesting_too_deep,          ///< JSON nesting exceeded the configured maximum depth.
     too_many_calls,            ///< More parallel calls than the configured maximum.
+
+    // Resources.
+    out_of_memory,             ///< An allocation failed; the event or input being decoded was dropped.
 };
 
 namespace detail {
@@ -68,6 +73,7 @@ public:
         case error::arguments_too_large: return "tool-call arguments exceed the maximum size";
         case error::nesting_too_deep: return "JSON nesting exceeds the maximum depth";
         case error::too_many_calls: return "too many parallel tool calls";
+        case error::out_of_memory: return "out of memory: an allocation failed";
         }
         return "unknown toolstream error";
     }
@@ -91,3 +97,22 @@ inline error_code make_error_code(error e) noexcept
 
 template<>
 struct boost::system::is_error_code_enum<toolstream::error> : std::true_type {};
+
+namespace toolstream::detail {
+
+/// Calls `f`, which returns an error_code or a result, and returns what it returns; an
+/// allocation that fails inside it (std::bad_alloc, or std::length_error for a size beyond what
+/// a container can hold) is returned as error::out_of_memory instead of escaping. Other
+/// exceptions (a user callback's own) pass through.
+template<class F>
+auto guard_allocation(F&& f) -> decltype(f())
+{
+    try {
+        return f();
+    } catch (const std::bad_alloc&) {
+    } catch (const std::length_error&) {
+    }
+    return error_code(error::out_of_memory);
+}
+
+} // namespace toolstream::detail

@@ -6,6 +6,7 @@
 
 #include "../../benchmarks/stream_generators.hpp"
 #include "catch_compat.hpp"
+#include "providers/large_streams.hpp"
 
 #include <atomic>
 #include <cstdlib>
@@ -80,5 +81,28 @@ TEST_CASE("openai_chat pipeline: 10,000 argument deltas make fewer than 100 allo
         INFO("writes of " << write_size << " bytes: " << count << " allocations for " << events << " events");
         CHECK(invocations == 1);
         CHECK(count < 100);
+    }
+}
+
+TEST_CASE("openai_chat converter: a stream of events over 4 KiB stops allocating after the first", "[alloc]")
+{
+    // The payload parser's arena outgrows its 4 KiB first block on every such event; the next
+    // payload gets a first block that holds it (issue 10).
+    namespace large = toolstream::test::large;
+    const std::string json = R"({"choices":[{"index":0,"delta":{"content":")" + std::string(large::tag_template)
+        + large::escaped(large::body(5000)) + R"("}}]})";
+    for (const std::size_t write_size : {std::size_t{1} << 16, std::size_t{1000}}) {
+        auto shape = large::shape_builder<toolstream::openai_chat>{}.repeated(json).done();
+        std::size_t bytes = 0;
+        std::size_t errors = 0;
+        auto emit = [&](std::size_t, const toolstream::chunk_response& c) { bytes += c.content.size(); };
+        allocations = 0;
+        counting = true;
+        large::feed<toolstream::openai_chat>(shape, 1000, write_size, emit, [&](toolstream::error_code) { ++errors; });
+        counting = false;
+        INFO("writes of " << write_size << " bytes: " << allocations << " allocations for 1000 events");
+        CHECK(errors == 0);
+        CHECK(bytes > 1000 * 5000);
+        CHECK(allocations < 50);
     }
 }

@@ -19,13 +19,18 @@ using toolstream::error_code;
 using toolstream::stream_event;
 using converter = toolstream::provider_converter<anthropic>;
 
-// Keeps a copy of every chunk the converter emits.
+// Keeps a copy of every chunk the converter emits; those that only announce a response (its
+// id and model) apart.
 struct recorder {
     std::vector<chunk_response> chunks;
+    std::vector<chunk_response> starts;
     void operator()(std::size_t choice, const chunk_response& c)
     {
         CHECK(choice == 0);
-        chunks.push_back(c);
+        chunk_response rest = c;
+        rest.response_id.clear();
+        rest.model.clear();
+        (rest == chunk_response{} ? starts : chunks).push_back(c);
     }
 };
 
@@ -355,5 +360,52 @@ TEST_CASE("anthropic recorded streams match their expected results", "[anthropic
         CHECK(!choice.finish_reason);
         CHECK(!summary.usage());
         CHECK(summary.error());
+    }
+}
+
+TEST_CASE("anthropic message_start gives the id and model; stop reasons are normalised", "[anthropic][finish]")
+{
+    using toolstream::finish_kind;
+    STATIC_REQUIRE(converter::normalise_finish("end_turn") == finish_kind::stop);
+    STATIC_REQUIRE(converter::normalise_finish("stop_sequence") == finish_kind::stop);
+    STATIC_REQUIRE(converter::normalise_finish("pause_turn") == finish_kind::stop);
+    STATIC_REQUIRE(converter::normalise_finish("max_tokens") == finish_kind::length);
+    STATIC_REQUIRE(converter::normalise_finish("model_context_window_exceeded") == finish_kind::length);
+    STATIC_REQUIRE(converter::normalise_finish("tool_use") == finish_kind::tool_calls);
+    STATIC_REQUIRE(converter::normalise_finish("refusal") == finish_kind::content_filter);
+
+    converter conv;
+    recorder out;
+    CHECK(!feed(conv, out, "message_start",
+                R"({"type":"message_start","message":{"id":"msg_019Q","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[],"usage":{"input_tokens":3}}})"));
+    CHECK(!feed(conv, out, "message_delta", R"({"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":5}})"));
+    REQUIRE(out.starts.size() == 1);
+    CHECK(out.starts[0].response_id == "msg_019Q");
+    CHECK(out.starts[0].model == "claude-sonnet-4-20250514");
+    REQUIRE(out.chunks.size() == 1);
+    CHECK(out.chunks[0].finish_reason == "tool_use");
+    CHECK(out.chunks[0].finish == finish_kind::tool_calls);
+    CHECK(out.chunks[0].response_id.empty());
+
+    SECTION("a replayed message_start announces nothing; a later message announces itself")
+    {
+        CHECK(!feed(conv, out, "message_start", R"({"type":"message_start","message":{"id":"msg_019Q","model":"claude-sonnet-4-20250514"}})"));
+        CHECK(out.starts.size() == 1);
+        CHECK(!feed(conv, out, "message_stop", R"({"type":"message_stop"})"));
+        CHECK(!feed(conv, out, "message_start", R"({"type":"message_start","message":{"id":"msg_2","model":"claude-haiku"}})"));
+        REQUIRE(out.starts.size() == 2);
+        CHECK(out.starts[1].response_id == "msg_2");
+        CHECK(out.starts[1].model == "claude-haiku");
+    }
+    SECTION("an error event and a splice finish with error")
+    {
+        CHECK(!feed(conv, out, "error", R"({"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}})"));
+        CHECK(!feed(conv, out, "message_start", R"({"type":"message_start","message":{"id":"msg_other"}})"));
+        REQUIRE(out.chunks.size() == 3);
+        CHECK(out.chunks[1].error == "Overloaded");
+        CHECK(out.chunks[1].finish == finish_kind::error);
+        CHECK(!out.chunks[2].error.empty());
+        CHECK(out.chunks[2].finish == finish_kind::error);
+        CHECK(out.starts.size() == 1);   // the spliced message is not announced
     }
 }

@@ -589,3 +589,33 @@ TEST_CASE("gemini fixtures match their expected results", "[gemini][fixtures]")
         }
     }
 }
+
+TEST_CASE("gemini: responseId and modelVersion come once; finish reasons are normalised", "[gemini][finish]")
+{
+    using toolstream::finish_kind;
+    STATIC_REQUIRE(converter::normalise_finish("STOP") == finish_kind::stop);
+    STATIC_REQUIRE(converter::normalise_finish("MAX_TOKENS") == finish_kind::length);
+    for (const char* filtered : {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"})
+        CHECK(converter::normalise_finish(filtered) == finish_kind::content_filter);
+    for (const char* failed : {"MALFORMED_FUNCTION_CALL", "OTHER", "LANGUAGE", "FINISH_REASON_UNSPECIFIED", "NEW_REASON"})
+        CHECK(converter::normalise_finish(failed) == finish_kind::error);
+
+    converter conv;
+    recorder out;
+    const std::string_view tail = R"(,"responseId":"b36LacjwM6","modelVersion":"gemini-2.5-flash"})";
+    CHECK(!feed(conv, out, R"({"candidates":[{"content":{"role":"model","parts":[{"text":"Hi"}]},"index":0}])" + std::string(tail)));
+    CHECK(!feed(conv, out, R"({"candidates":[{"content":{"role":"model","parts":[{"text":"!"}]},"finishReason":"MAX_TOKENS","index":0}])" + std::string(tail)));
+    REQUIRE(out.chunks.size() == 2);
+    CHECK(out.chunks[0].second.response_id == "b36LacjwM6");
+    CHECK(out.chunks[0].second.model == "gemini-2.5-flash");
+    CHECK(!out.chunks[0].second.finish);
+    CHECK(out.chunks[1].second.response_id.empty());
+    CHECK(out.chunks[1].second.model.empty());
+    CHECK(out.chunks[1].second.finish_reason == "MAX_TOKENS");
+    CHECK(out.chunks[1].second.finish == finish_kind::length);
+
+    CHECK(!feed(conv, out, R"({"error":{"code":429,"message":"Resource exhausted","status":"RESOURCE_EXHAUSTED"}})"));
+    REQUIRE(out.chunks.size() == 3);
+    CHECK(out.chunks[2].second.error == "Resource exhausted");
+    CHECK(out.chunks[2].second.finish == finish_kind::error);
+}

@@ -151,3 +151,27 @@ TEST_CASE("mistral: recorded streams", "[mistral][fixtures]")
         CHECK(toolstream::test::compare_with_expected(summary.to_json(), f.expected, /*compare_raw=*/true) == "");
     }
 }
+
+TEST_CASE("mistral: the response's id and model come once; finish reasons are normalised", "[mistral][finish]")
+{
+    using toolstream::finish_kind;
+    STATIC_REQUIRE(converter::normalise_finish("stop") == finish_kind::stop);
+    STATIC_REQUIRE(converter::normalise_finish("length") == finish_kind::length);
+    STATIC_REQUIRE(converter::normalise_finish("model_length") == finish_kind::length);
+    STATIC_REQUIRE(converter::normalise_finish("tool_calls") == finish_kind::tool_calls);
+    STATIC_REQUIRE(converter::normalise_finish("error") == finish_kind::error);
+    STATIC_REQUIRE(converter::normalise_finish("other") == finish_kind::stop);
+
+    const auto out = convert_all({
+        R"({"id":"b399","object":"chat.completion.chunk","model":"mistral-small-latest","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]})",
+        R"({"id":"b399","model":"mistral-small-latest","choices":[{"index":0,"delta":{"content":null,"tool_calls":[{"id":"gSIMJiOkT","function":{"name":"weather","arguments":"{}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":1,"completion_tokens":2}})",
+        R"({"id":"b399","model":"mistral-small-latest","choices":[{"index":0,"delta":{},"finish_reason":"model_length"}]})",
+    });
+    REQUIRE(out.size() == 3);
+    CHECK(out[0].chunk.response_id == "b399");
+    CHECK(out[0].chunk.model == "mistral-small-latest");
+    CHECK(out[1].chunk.response_id.empty());
+    CHECK(out[1].chunk.finish == finish_kind::tool_calls);
+    CHECK(out[2].chunk.finish_reason == "model_length");
+    CHECK(out[2].chunk.finish == finish_kind::length);
+}

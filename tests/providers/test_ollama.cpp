@@ -203,3 +203,26 @@ TEST_CASE("ollama steady state reuses the chunk's argument buffer", "[ollama]")
     CHECK(seen == 10);
     CHECK(same == 9);
 }
+
+TEST_CASE("ollama: the model comes once; done reasons are normalised", "[ollama][finish]")
+{
+    using toolstream::finish_kind;
+    STATIC_REQUIRE(converter::normalise_finish("stop") == finish_kind::stop);
+    STATIC_REQUIRE(converter::normalise_finish("length") == finish_kind::length);
+    STATIC_REQUIRE(converter::normalise_finish("load") == finish_kind::stop);
+
+    converter conv;
+    recorder out;
+    CHECK(!feed(conv, out, R"({"model":"qwen3:14b","message":{"role":"assistant","content":"Hi"},"done":false})"));
+    CHECK(!feed(conv, out, R"({"model":"qwen3:14b","message":{"role":"assistant","content":""},"done_reason":"length","done":true,"eval_count":3})"));
+    REQUIRE(out.chunks.size() == 2);
+    CHECK(out.chunks[0].model == "qwen3:14b");
+    CHECK(out.chunks[0].response_id.empty());   // Ollama has no response id
+    CHECK(out.chunks[1].model.empty());
+    CHECK(out.chunks[1].finish_reason == "length");
+    CHECK(out.chunks[1].finish == finish_kind::length);
+
+    CHECK(!feed(conv, out, R"({"error":"an error was encountered while running the model"})"));
+    REQUIRE(out.chunks.size() == 3);
+    CHECK(out.chunks[2].finish == finish_kind::error);
+}

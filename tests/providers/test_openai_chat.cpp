@@ -536,3 +536,55 @@ TEST_CASE("openai_chat: recorded streams of OpenAI and OpenAI-compatible vendors
         CHECK(replay(f) == "");
     }
 }
+
+TEST_CASE("openai_chat: the response's id and model come once; finish reasons are normalised", "[openai_chat][finish]")
+{
+    using toolstream::finish_kind;
+    STATIC_REQUIRE(converter::normalise_finish("stop") == finish_kind::stop);
+    STATIC_REQUIRE(converter::normalise_finish("length") == finish_kind::length);
+    STATIC_REQUIRE(converter::normalise_finish("tool_calls") == finish_kind::tool_calls);
+    STATIC_REQUIRE(converter::normalise_finish("function_call") == finish_kind::tool_calls);
+    STATIC_REQUIRE(converter::normalise_finish("content_filter") == finish_kind::content_filter);
+    STATIC_REQUIRE(converter::normalise_finish("error") == finish_kind::error);
+    STATIC_REQUIRE(converter::normalise_finish("eos") == finish_kind::stop);   // unknown: a plain stop
+
+    const auto out = convert_all({
+        R"({"id":"chatcmpl-1","model":"gpt-4o","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]})",
+        R"({"id":"chatcmpl-1","model":"gpt-4o","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]})",
+        R"({"id":"chatcmpl-1","model":"gpt-4o","choices":[{"index":0,"delta":{},"finish_reason":"length"}]})",
+    });
+    REQUIRE(out.size() == 3);
+    // The role-only first chunk carries nothing else, and is emitted for the id and model.
+    CHECK(out[0].chunk.response_id == "chatcmpl-1");
+    CHECK(out[0].chunk.model == "gpt-4o");
+    CHECK(out[0].chunk.content.empty());
+    for (std::size_t i = 1; i < out.size(); ++i) {
+        CHECK(out[i].chunk.response_id.empty());
+        CHECK(out[i].chunk.model.empty());
+    }
+    CHECK(!out[1].chunk.finish);
+    CHECK(out[2].chunk.finish_reason == "length");
+    CHECK(out[2].chunk.finish == finish_kind::length);
+
+    SECTION("with n > 1, the first chunk of the stream has them, whatever its choice")
+    {
+        const auto two = convert_all({
+            R"({"id":"c2","model":"m","choices":[{"index":1,"delta":{"content":"b"}},{"index":0,"delta":{"content":"a"}}]})",
+            R"({"id":"c2","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"},{"index":1,"delta":{},"finish_reason":"content_filter"}]})",
+        });
+        REQUIRE(two.size() == 4);
+        CHECK(two[0].choice == 1);
+        CHECK(two[0].chunk.response_id == "c2");
+        CHECK(two[1].chunk.response_id.empty());
+        CHECK(two[2].chunk.finish == finish_kind::tool_calls);
+        CHECK(two[3].chunk.finish == finish_kind::content_filter);
+    }
+    SECTION("an in-stream error finishes choice 0 with error")
+    {
+        const auto failed = convert_all({R"({"error":{"message":"overloaded","code":529}})"});
+        REQUIRE(failed.size() == 1);
+        CHECK(failed[0].chunk.error == "overloaded");
+        CHECK(failed[0].chunk.finish == finish_kind::error);
+        CHECK(failed[0].chunk.finish_reason.empty());
+    }
+}

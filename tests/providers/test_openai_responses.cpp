@@ -20,12 +20,18 @@ using toolstream::stream_event;
 using toolstream::tool_call_delta;
 using converter = toolstream::provider_converter<openai_responses>;
 
+// Keeps a copy of every chunk the converter emits; those that only announce a response (its
+// id and model) apart.
 struct recorder {
     std::vector<chunk_response> chunks;
+    std::vector<chunk_response> starts;
     void operator()(std::size_t choice, const chunk_response& c)
     {
         CHECK(choice == 0);
-        chunks.push_back(c);
+        chunk_response rest = c;
+        rest.response_id.clear();
+        rest.model.clear();
+        (rest == chunk_response{} ? starts : chunks).push_back(c);
     }
 };
 
@@ -328,4 +334,48 @@ TEST_CASE("openai_responses recorded streams match their expected results", "[op
         const auto summary = replay(body);
         CHECK(toolstream::test::compare_with_expected(summary.to_json(), fx.expected, true) == "");
     }
+}
+
+TEST_CASE("openai_responses announce each response's id and model; statuses are normalised", "[openai_responses][finish]")
+{
+    using toolstream::finish_kind;
+    STATIC_REQUIRE(converter::normalise_finish("completed") == finish_kind::stop);
+    STATIC_REQUIRE(converter::normalise_finish("incomplete", "max_output_tokens") == finish_kind::length);
+    STATIC_REQUIRE(converter::normalise_finish("incomplete", "content_filter") == finish_kind::content_filter);
+    STATIC_REQUIRE(converter::normalise_finish("incomplete") == finish_kind::length);
+    STATIC_REQUIRE(converter::normalise_finish("failed") == finish_kind::error);
+    STATIC_REQUIRE(converter::normalise_finish("cancelled") == finish_kind::error);
+
+    converter conv;
+    recorder out;
+    CHECK(!feed(conv, out, "response.created",
+                R"({"type":"response.created","response":{"id":"resp_1","model":"gpt-4.1","status":"in_progress"}})"));
+    CHECK(!feed(conv, out, "response.in_progress",
+                R"({"type":"response.in_progress","response":{"id":"resp_1","model":"gpt-4.1","status":"in_progress"}})"));
+    CHECK(!feed(conv, out, "response.incomplete",
+                R"({"type":"response.incomplete","response":{"id":"resp_1","model":"gpt-4.1","status":"incomplete","incomplete_details":{"reason":"content_filter"}}})"));
+    REQUIRE(out.starts.size() == 1);
+    CHECK(out.starts[0].response_id == "resp_1");
+    CHECK(out.starts[0].model == "gpt-4.1");
+    REQUIRE(out.chunks.size() == 1);
+    CHECK(out.chunks[0].finish_reason == "incomplete");
+    CHECK(out.chunks[0].finish == finish_kind::content_filter);
+
+    CHECK(!feed(conv, out, "response.completed",
+                R"({"type":"response.completed","response":{"id":"resp_2","model":"gpt-4.1","status":"completed"}})"));
+    REQUIRE(out.starts.size() == 2);   // a stream without response.created still announces it
+    CHECK(out.starts[1].response_id == "resp_2");
+    REQUIRE(out.chunks.size() == 2);
+    CHECK(out.chunks[1].finish == finish_kind::stop);
+
+    CHECK(!feed(conv, out, "response.incomplete",
+                R"({"type":"response.incomplete","response":{"id":"resp_2","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"}}})"));
+    CHECK(!feed(conv, out, "response.failed", R"({"type":"response.failed","response":{"id":"resp_2","status":"failed","error":{"message":"boom"}}})"));
+    CHECK(!feed(conv, out, "error", R"({"type":"error","message":"Slow down."})"));
+    REQUIRE(out.chunks.size() == 5);
+    CHECK(out.chunks[2].finish == finish_kind::length);
+    CHECK(out.chunks[3].finish == finish_kind::error);
+    CHECK(out.chunks[4].finish == finish_kind::error);
+    CHECK(out.chunks[4].finish_reason.empty());
+    CHECK(out.starts.size() == 2);
 }

@@ -29,28 +29,59 @@ namespace toolstream {
 ///   `server_tool_use` blocks are not client calls and are not emitted. `partial_json` is passed
 ///   on raw; `content_block_stop` completes the call. A `tool_use` whose `input` is already
 ///   filled at its start (programmatic calls) gets that input serialized as its arguments.
-/// - `message_delta` carries the raw `stop_reason` and the cumulative usage (input tokens from
-///   `message_start` unless the delta has its own); `message_stop` completes the response;
-///   `event: error` reports the provider's message.
+/// - `message_start` gives the message's `id` and `model` as `response_id` and `model`.
+/// - `message_delta` carries the raw `stop_reason` (normalised in `finish`) and the cumulative
+///   usage (input tokens from `message_start` unless the delta has its own); `message_stop`
+///   completes the response; `event: error` reports the provider's message, with `finish` error.
 /// - A repeated `message_start` with the id of the open message is ignored (proxy replay). One
-///   with another id while a message is open is a splice: it is reported in `chunk.error` and
-///   the rest of the stream is ignored, except further provider errors. A call the splice cut
-///   short was already streamed; it just never completes. A message that starts after
-///   `message_stop` numbers its calls after the previous message's blocks.
+///   with another id while a message is open is a splice: it is reported in `chunk.error` (with
+///   `finish` error) and the rest of the stream is ignored, except further provider errors. A
+///   call the splice cut short was already streamed; it just never completes. A message that
+///   starts after `message_stop` numbers its calls after the previous message's blocks.
 template<>
 struct provider_converter<anthropic> {
     static constexpr framing wire_framing = framing::sse;
     static constexpr std::string_view name = "anthropic";
 
+    /// A `stop_reason` normalised: `end_turn`, `stop_sequence` and `pause_turn` (a server tool
+    /// paused the turn; the client continues it) are stop; `max_tokens` and
+    /// `model_context_window_exceeded` are length; `tool_use` is tool_calls; `refusal` is
+    /// content_filter; a reason not known here is stop.
+    static constexpr finish_kind normalise_finish(std::string_view stop_reason) noexcept
+    {
+        if (stop_reason == "max_tokens" || stop_reason == "model_context_window_exceeded")
+            return finish_kind::length;
+        if (stop_reason == "tool_use")
+            return finish_kind::tool_calls;
+        if (stop_reason == "refusal")
+            return finish_kind::content_filter;
+        return finish_kind::stop;
+    }
+
     /// Blocks per message beyond which an index is taken as hostile rather than allocated.
     static constexpr std::size_t max_blocks = 4096;
 
+    /// Converts one event. error::out_of_memory when an allocation fails: the rest of the event
+    /// is dropped, and later events still convert.
     template<chunk_consumer Emit>
     error_code convert(const stream_event& ev, Emit& emit)
     {
+        return detail::guard_allocation([&] { return convert_event(ev, emit); });
+    }
+
+    /// Nothing is held back: every delta was emitted when it arrived.
+    template<chunk_consumer Emit>
+    void finish(Emit&)
+    {
+    }
+
+private:
+    template<class Emit>
+    error_code convert_event(const stream_event& ev, Emit& emit)
+    {
         auto parsed = parser_.parse(ev.data);
         if (!parsed)
-            return error::invalid_payload;
+            return parsed.error();
         const auto* root = (*parsed)->if_object();
         if (root == nullptr)
             return error::invalid_payload;
@@ -81,13 +112,6 @@ struct provider_converter<anthropic> {
         return {};   // ping and event types added later are ignored, as the versioning policy asks
     }
 
-    /// Nothing is held back: every delta was emitted when it arrived.
-    template<chunk_consumer Emit>
-    void finish(Emit&)
-    {
-    }
-
-private:
     // tool_input_given: a tool_use whose whole input came with its start; deltas are not expected.
     enum class block_kind : unsigned char { unknown, text, thinking, tool_use, tool_input_given, other };
 
@@ -105,6 +129,7 @@ private:
             auto& c = out_.begin();
             c.error.append("message_start for message \"").append(id)
                 .append("\" while message \"").append(message_id_).append("\" is still open");
+            c.finish = finish_kind::error;
             emit(std::size_t{0}, std::as_const(out_.chunk()));
             return {};
         }
@@ -117,7 +142,13 @@ private:
         output_tokens_ = 0;
         if (const auto* usage = detail::object_field(*message, "usage"))
             input_tokens_ = detail::count_field(*usage, "input_tokens").value_or(0);
-        return {};   // usage is reported with message_delta, once output is known
+        // Usage is reported with message_delta, once output is known.
+        auto& c = out_.begin();
+        c.response_id.assign(id);
+        c.model.assign(detail::string_field(*message, "model"));
+        if (!out_.empty())
+            emit(std::size_t{0}, std::as_const(c));
+        return {};
     }
 
     template<class Emit>
@@ -207,6 +238,8 @@ private:
         auto& c = out_.begin();
         if (const auto* delta = detail::object_field(root, "delta"))
             c.finish_reason.assign(detail::string_field(*delta, "stop_reason"));
+        if (!c.finish_reason.empty())
+            c.finish = normalise_finish(c.finish_reason);
         if (const auto* usage = detail::object_field(root, "usage")) {
             input_tokens_ = detail::count_field(*usage, "input_tokens").value_or(input_tokens_);
             output_tokens_ = detail::count_field(*usage, "output_tokens").value_or(output_tokens_);
@@ -226,6 +259,7 @@ private:
         if (message.empty() && nested != nullptr)
             message = detail::string_field(*nested, "type");
         c.error.assign(message.empty() ? std::string_view("provider error") : message);
+        c.finish = finish_kind::error;
         emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }

@@ -36,26 +36,75 @@ namespace toolstream {
 ///   the call most recently opened in their candidate. One left open when the input ends gets
 ///   its closing text from finish(), but not `is_complete`: the provider never said it was done.
 /// - Calls are numbered per choice in order of appearance.
-/// - `finishReason` is the raw finish reason and completes the chunk. `usageMetadata` (cumulative)
-///   gives input = `promptTokenCount`, output = `candidatesTokenCount + thoughtsTokenCount`.
+/// - `finishReason` is the raw finish reason (normalised in `finish`) and completes the chunk.
+///   `usageMetadata` (cumulative) gives input = `promptTokenCount`, output =
+///   `candidatesTokenCount + thoughtsTokenCount`.
+/// - `responseId` and `modelVersion`, repeated on every response, come once, with the first
+///   chunk emitted.
 /// - An `{"error": {"message": ...}}` body, alone or in a JSON array as Gemini sends it outside
-///   SSE framing, sets `error` on choice 0.
+///   SSE framing, sets `error` on choice 0, with `finish` error.
 template<>
 struct provider_converter<gemini> {
     static constexpr framing wire_framing = framing::sse;
     static constexpr std::string_view name = "gemini";
+
+    /// A `finishReason` normalised: `STOP` is stop (also after function calls: Gemini has no
+    /// reason of its own for them); `MAX_TOKENS` is length; `SAFETY`, `RECITATION`, `BLOCKLIST`,
+    /// `PROHIBITED_CONTENT`, `SPII` and the `IMAGE_` ones of these are content_filter; every other
+    /// (`MALFORMED_FUNCTION_CALL`, `OTHER`, `LANGUAGE`, `UNEXPECTED_TOOL_CALL`, unknown) is error.
+    static constexpr finish_kind normalise_finish(std::string_view reason) noexcept
+    {
+        if (reason == "STOP")
+            return finish_kind::stop;
+        if (reason == "MAX_TOKENS")
+            return finish_kind::length;
+        if (reason.starts_with("IMAGE_"))
+            reason.remove_prefix(6);
+        for (const std::string_view filtered : {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII"})
+            if (reason == filtered)
+                return finish_kind::content_filter;
+        return finish_kind::error;
+    }
     /// Candidates per response beyond which an `index` is taken as hostile (each costs a
     /// handler downstream); such a candidate is skipped with error::invalid_payload.
     static constexpr std::size_t max_candidates = 128;
 
+    /// Converts one event. error::out_of_memory when an allocation fails: the rest of the event
+    /// is dropped, and later events still convert.
     template<chunk_consumer Emit>
     error_code convert(const stream_event& ev, Emit& emit)
+    {
+        return detail::guard_allocation([&] { return convert_event(ev, emit); });
+    }
+
+    /// Gives each call still streaming its closing text (never `is_complete`). Should memory run
+    /// out, that text is dropped: such a call ends incomplete either way.
+    template<chunk_consumer Emit>
+    void finish(Emit& emit)
+    {
+        (void)detail::guard_allocation([&] {
+            for (auto& st : choices_) {
+                if (!st.streaming)
+                    continue;
+                st.streaming = false;
+                builder_.begin();
+                st.args.close(open_delta(st).arguments_delta);
+                emit(st.choice, builder_.chunk());
+            }
+            return error_code();
+        });
+        choices_.clear();
+    }
+
+private:
+    template<class Emit>
+    error_code convert_event(const stream_event& ev, Emit& emit)
     {
         if (ev.data.find_first_not_of(" \t\r\n") == std::string_view::npos)
             return {};   // keep-alive
         auto parsed = parser_.parse(ev.data);
         if (!parsed)
-            return error::invalid_payload;
+            return parsed.error();
         const boost::json::value& root = **parsed;
         if (const auto* responses = root.if_array()) {
             for (const auto& r : *responses)
@@ -71,21 +120,6 @@ struct provider_converter<gemini> {
         return convert_response(root.get_object(), emit) ? error_code{} : error::invalid_payload;
     }
 
-    template<chunk_consumer Emit>
-    void finish(Emit& emit)
-    {
-        for (auto& st : choices_) {
-            if (!st.streaming)
-                continue;
-            builder_.begin();
-            st.args.close(open_delta(st).arguments_delta);
-            st.streaming = false;
-            emit(st.choice, builder_.chunk());
-        }
-        choices_.clear();
-    }
-
-private:
     struct choice_state {
         std::size_t choice = 0;
         std::size_t next_call = 0;   // index of the next call in this choice
@@ -102,8 +136,10 @@ private:
         std::optional<token_usage> usage = read_usage(response);
         if (const auto* err = response.if_contains("error"); err != nullptr && !err->is_null()) {
             set_error(builder_.begin().error, *err);
+            builder_.chunk().finish = finish_kind::error;
             builder_.chunk().usage = usage;
             usage.reset();
+            add_identity(response);
             emit(std::size_t{0}, builder_.chunk());
         }
         if (const auto* candidates = response.if_contains("candidates"); candidates != nullptr && candidates->is_array()) {
@@ -122,12 +158,14 @@ private:
                 convert_candidate(*candidate, state_for(choice));
                 builder_.chunk().usage = usage;   // reported once, with the first candidate
                 usage.reset();
+                add_identity(response);
                 if (!builder_.empty())
                     emit(choice, builder_.chunk());
             }
         }
         if (usage) {
             builder_.begin().usage = usage;
+            add_identity(response);
             emit(std::size_t{0}, builder_.chunk());
         }
         return ok;
@@ -154,6 +192,7 @@ private:
             if (st.streaming)
                 complete(st);
             chunk.finish_reason.assign(reason->get_string());
+            chunk.finish = normalise_finish(chunk.finish_reason);
             chunk.is_complete = true;
         }
     }
@@ -197,6 +236,17 @@ private:
         }
         if (!continues)
             complete(st);
+    }
+
+    /// Puts the response's id and model on the current chunk, if no chunk had them yet.
+    void add_identity(const boost::json::object& response)
+    {
+        if (identified_)
+            return;
+        auto& chunk = builder_.chunk();
+        chunk.response_id.assign(detail::string_field(response, "responseId"));
+        chunk.model.assign(detail::string_field(response, "modelVersion"));
+        identified_ = !chunk.response_id.empty() || !chunk.model.empty();
     }
 
     /// Closes the open call's text and marks it complete.
@@ -262,6 +312,7 @@ private:
     detail::chunk_builder builder_;
     std::vector<choice_state> choices_;
     std::string scratch_;   // text of one part's pieces, appended only when non-empty
+    bool identified_ = false;   // the response's id and model were emitted
 };
 
 static_assert(provider_traits<gemini>);

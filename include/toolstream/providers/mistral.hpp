@@ -23,6 +23,22 @@ struct provider_converter<mistral> {
     static constexpr framing wire_framing = framing::sse;
     static constexpr std::string_view name = "mistral";
 
+    /// A `finish_reason` normalised: `length` and `model_length` (the context is full) are
+    /// length; `tool_calls` is tool_calls; `error` is error; `content_filter` is itself; `stop`
+    /// and any reason not known here are stop.
+    static constexpr finish_kind normalise_finish(std::string_view reason) noexcept
+    {
+        if (reason == "length" || reason == "model_length")
+            return finish_kind::length;
+        if (reason == "tool_calls")
+            return finish_kind::tool_calls;
+        if (reason == "error")
+            return finish_kind::error;
+        if (reason == "content_filter")
+            return finish_kind::content_filter;
+        return finish_kind::stop;
+    }
+
     template<chunk_consumer Emit>
     error_code convert(const stream_event& ev, Emit& emit)
     {
@@ -73,7 +89,7 @@ private:
                     out.append(detail::string_field(*part, "text"));
     }
 
-    detail::chat_stream stream_;
+    detail::chat_stream stream_{&normalise_finish};
 };
 
 } // namespace toolstream

@@ -26,21 +26,46 @@ namespace toolstream {
 ///   appearance over the stream (`function.index` is not sent consistently), with `id` when the
 ///   wire has one and `function.arguments` in compact JSON (`{}` when absent; a string, as some
 ///   proxies send, is kept as it is).
-/// - `done: true` completes the chunk, with `done_reason` as the raw finish reason;
-///   `prompt_eval_count` / `eval_count` give the usage.
-/// - An `{"error": "..."}` line sets `error`.
+/// - `done: true` completes the chunk, with `done_reason` as the raw finish reason (normalised
+///   in `finish`); `prompt_eval_count` / `eval_count` give the usage.
+/// - `model`, repeated on every line, comes once, with the first chunk emitted (there is no id).
+/// - An `{"error": "..."}` line sets `error`, with `finish` error.
 template<>
 struct provider_converter<ollama> {
     static constexpr framing wire_framing = framing::ndjson;
     static constexpr std::string_view name = "ollama";
 
+    /// A `done_reason` normalised: `length` is length; `stop` (also after tool calls), `load`,
+    /// `unload` and any reason not known here are stop.
+    static constexpr finish_kind normalise_finish(std::string_view done_reason) noexcept
+    {
+        return done_reason == "length" ? finish_kind::length : finish_kind::stop;
+    }
+
+    /// Converts one event. error::out_of_memory when an allocation fails: the rest of the event
+    /// is dropped, and later events still convert.
     template<chunk_consumer Emit>
     error_code convert(const stream_event& ev, Emit& emit)
+    {
+        return detail::guard_allocation([&] { return convert_event(ev, emit); });
+    }
+
+    /// Ollama sends nothing in pieces: there is nothing to flush.
+    template<chunk_consumer Emit>
+    void finish(Emit&)
+    {
+    }
+
+private:
+    template<class Emit>
+    error_code convert_event(const stream_event& ev, Emit& emit)
     {
         if (ev.data.find_first_not_of(" \t\r\n") == std::string_view::npos)
             return {};   // blank line
         auto parsed = parser_.parse(ev.data);
-        if (!parsed || !(*parsed)->is_object())
+        if (!parsed)
+            return parsed.error();
+        if (!(*parsed)->is_object())
             return error::invalid_payload;
         const auto& line = (*parsed)->get_object();
         auto& chunk = builder_.begin();
@@ -54,30 +79,30 @@ struct provider_converter<ollama> {
                 chunk.error.assign(message);
             else
                 detail::append_compact_json(chunk.error, *err);
+            chunk.finish = finish_kind::error;
         }
         if (const auto* message = line.if_contains("message"); message != nullptr && message->is_object())
             convert_message(message->get_object());
         if (detail::true_field(line, "done")) {
             chunk.is_complete = true;
             chunk.finish_reason.assign(detail::string_field(line, "done_reason"));
+            if (!chunk.finish_reason.empty())
+                chunk.finish = normalise_finish(chunk.finish_reason);
         }
         const auto input = detail::count_field(line, "prompt_eval_count");
         const auto output = detail::count_field(line, "eval_count");
         if (input || output)
             chunk.usage = token_usage{input.value_or(0), output.value_or(0)};
 
+        if (!identified_) {
+            chunk.model.assign(detail::string_field(line, "model"));
+            identified_ = !chunk.model.empty();
+        }
         if (!builder_.empty())
             emit(std::size_t{0}, chunk);
         return {};
     }
 
-    /// Ollama sends nothing in pieces: there is nothing to flush.
-    template<chunk_consumer Emit>
-    void finish(Emit&)
-    {
-    }
-
-private:
     void convert_message(const boost::json::object& message)
     {
         auto& chunk = builder_.chunk();
@@ -106,11 +131,10 @@ private:
         }
     }
 
-
-
     detail::payload_parser parser_;
     detail::chunk_builder builder_;
     std::size_t next_call_ = 0;
+    bool identified_ = false;   // the model was emitted
 };
 
 static_assert(provider_traits<ollama>);

@@ -16,14 +16,31 @@ namespace toolstream {
 /// Emits, per SSE event, one chunk for each choice it touches (`n > 1` streams interleave
 /// choices): `delta.content` as content, `reasoning_content`/`reasoning` as reasoning, `refusal`
 /// apart from content, tool-call fragments as `tool_call_delta`s numbered per choice in order of
-/// first appearance, and on a `finish_reason` the raw reason, `is_complete`, and a completion
-/// delta for each call still open. Usage (`usage` or `x_groq.usage`) and in-stream errors
-/// (`{"error":...}`, vLLM's `"object":"error"`) go on choice 0. `[DONE]` and empty data are
-/// skipped; data that is not a JSON object gives `error::invalid_payload`.
+/// first appearance, and on a `finish_reason` the raw reason, its normalised `finish`,
+/// `is_complete`, and a completion delta for each call still open. The chunk's `id` and `model`
+/// come once, with the first chunk emitted. Usage (`usage` or `x_groq.usage`) and in-stream
+/// errors (`{"error":...}`, vLLM's `"object":"error"`; `finish` error) go on choice 0. `[DONE]`
+/// and empty data are skipped; data that is not a JSON object gives `error::invalid_payload`.
 template<>
 struct provider_converter<openai_chat> {
     static constexpr framing wire_framing = framing::sse;
     static constexpr std::string_view name = "openai_chat";
+
+    /// A `finish_reason` normalised: `length`, `content_filter` and `error` (OpenRouter and
+    /// others) are themselves; `tool_calls` and the legacy `function_call` are tool_calls; `stop`
+    /// and any reason not known here are stop.
+    static constexpr finish_kind normalise_finish(std::string_view reason) noexcept
+    {
+        if (reason == "length")
+            return finish_kind::length;
+        if (reason == "tool_calls" || reason == "function_call")
+            return finish_kind::tool_calls;
+        if (reason == "content_filter")
+            return finish_kind::content_filter;
+        if (reason == "error")
+            return finish_kind::error;
+        return finish_kind::stop;
+    }
 
     /// Converts one event; its SSE `event:` name plays no part in this dialect.
     template<chunk_consumer Emit>
@@ -42,7 +59,7 @@ struct provider_converter<openai_chat> {
     }
 
 private:
-    detail::chat_stream stream_;
+    detail::chat_stream stream_{&normalise_finish};
 };
 
 } // namespace toolstream

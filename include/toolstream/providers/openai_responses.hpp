@@ -30,27 +30,61 @@ namespace toolstream {
 ///   Items the provider runs itself (`web_search_call`, ...) are not emitted.
 /// - `output_text.delta` is content, `refusal.delta` is refusal, `reasoning_summary_text.delta`
 ///   and `reasoning_text.delta` are reasoning.
-/// - `response.completed` / `.incomplete` / `.failed` give `response.status` as finish reason,
-///   `response.usage` and completion; `error` events and a failed response's error give the
-///   provider's message (nested `{"error":{"message"}}` or flat `{"message"}`).
+/// - The first event naming a response (`response.created`, else any with a `response` object)
+///   gives its `id` and `model` as `response_id` and `model`; so does each later response of the
+///   stream (an agent run), once.
+/// - `response.completed` / `.incomplete` / `.failed` give `response.status` as finish reason
+///   (normalised in `finish`), `response.usage` and completion; `error` events and a failed
+///   response's error give the provider's message (nested `{"error":{"message"}}` or flat
+///   `{"message"}`), and an `error` event gives `finish` error.
 template<>
 struct provider_converter<openai_responses> {
     static constexpr framing wire_framing = framing::sse;
     static constexpr std::string_view name = "openai_responses";
 
+    /// A response's end normalised from its `status` and, when it is `incomplete`, from
+    /// `incomplete_details.reason`: `completed` is stop; `incomplete` is content_filter for that
+    /// reason and otherwise length (`max_output_tokens`, or another cut); `failed` and
+    /// `cancelled` are error; any other status is stop.
+    static constexpr finish_kind normalise_finish(std::string_view status, std::string_view incomplete_reason = {}) noexcept
+    {
+        if (status == "incomplete")
+            return incomplete_reason == "content_filter" ? finish_kind::content_filter : finish_kind::length;
+        if (status == "failed" || status == "cancelled")
+            return finish_kind::error;
+        return finish_kind::stop;
+    }
+
     /// Output items per response beyond which an `output_index` is taken as hostile.
     static constexpr std::size_t max_items = 4096;
 
+    /// Converts one event. error::out_of_memory when an allocation fails: the rest of the event
+    /// is dropped, and later events still convert.
     template<chunk_consumer Emit>
     error_code convert(const stream_event& ev, Emit& emit)
     {
+        return detail::guard_allocation([&] { return convert_event(ev, emit); });
+    }
+
+    /// Nothing is held back: every delta was emitted when it arrived.
+    template<chunk_consumer Emit>
+    void finish(Emit&)
+    {
+    }
+
+private:
+    template<class Emit>
+    error_code convert_event(const stream_event& ev, Emit& emit)
+    {
         auto parsed = parser_.parse(ev.data);
         if (!parsed)
-            return error::invalid_payload;
+            return parsed.error();
         const auto* root = (*parsed)->if_object();
         if (root == nullptr)
             return error::invalid_payload;
         const std::string_view type = ev.name.empty() ? detail::string_field(*root, "type") : ev.name;
+        if (const auto* response = detail::object_field(*root, "response"))
+            announce_response(*response, emit);
 
         if (type == "response.output_text.delta")
             return send_text(out_.begin().content, *root, emit);
@@ -83,13 +117,6 @@ struct provider_converter<openai_responses> {
         return {};   // bookkeeping events (in_progress, content_part.*, *.done texts) carry nothing new
     }
 
-    /// Nothing is held back: every delta was emitted when it arrived.
-    template<chunk_consumer Emit>
-    void finish(Emit&)
-    {
-    }
-
-private:
     enum class item_kind : unsigned char { unknown, client_call, other };
 
     struct item_state {
@@ -193,15 +220,19 @@ private:
         auto& c = out_.begin();
         c.is_complete = true;
         c.finish_reason.assign(event_status);
+        std::string_view incomplete_reason;
         if (const auto* response = detail::object_field(root, "response")) {
             if (const std::string_view status = detail::string_field(*response, "status"); !status.empty())
                 c.finish_reason.assign(status);
+            if (const auto* details = detail::object_field(*response, "incomplete_details"))
+                incomplete_reason = detail::string_field(*details, "reason");
             if (const auto* usage = detail::object_field(*response, "usage"))
                 c.usage = token_usage{detail::count_field(*usage, "input_tokens").value_or(0),
                                       detail::count_field(*usage, "output_tokens").value_or(0)};
             if (const auto* failure = response->if_contains("error"); failure != nullptr && !failure->is_null())
                 c.error.assign(error_message(*failure));
         }
+        c.finish = normalise_finish(c.finish_reason, incomplete_reason);
         emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }
@@ -210,10 +241,27 @@ private:
     error_code on_error(const boost::json::object& root, Emit& emit)
     {
         const auto* nested = root.if_contains("error");
-        out_.begin().error.assign(nested != nullptr && !nested->is_null() ? error_message(*nested)
-                                                                           : object_message(root));
-        emit(std::size_t{0}, std::as_const(out_.chunk()));
+        auto& c = out_.begin();
+        c.error.assign(nested != nullptr && !nested->is_null() ? error_message(*nested) : object_message(root));
+        c.finish = finish_kind::error;
+        emit(std::size_t{0}, std::as_const(c));
         return {};
+    }
+
+    // Emits the id and model of a response not announced yet.
+    template<class Emit>
+    void announce_response(const boost::json::object& response, Emit& emit)
+    {
+        const std::string_view id = detail::string_field(response, "id");
+        const std::string_view model = detail::string_field(response, "model");
+        if (id.empty() ? announced_ || model.empty() : announced_ && id == response_id_)
+            return;
+        announced_ = true;
+        response_id_.assign(id);
+        auto& c = out_.begin();
+        c.response_id.assign(id);
+        c.model.assign(model);
+        emit(std::size_t{0}, std::as_const(c));
     }
 
     // The message of an error value: an object's message, a bare string, else a placeholder.
@@ -297,6 +345,8 @@ private:
     detail::payload_parser parser_;
     std::vector<item_state> items_;   // by output_index, for the current response
     std::size_t base_index_ = 0;      // call index of output_index 0 of the current response
+    std::string response_id_;         // the last response announced
+    bool announced_ = false;
 };
 
 } // namespace toolstream

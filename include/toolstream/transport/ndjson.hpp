@@ -23,6 +23,9 @@ struct ndjson_options {
 ///   that line is dropped as it arrives (memory stays bounded) and the lines after it decode
 ///   normally. Other lines in the same write are still delivered. A visitor that takes an
 ///   `error_code` also gets the error at its place among the lines.
+/// - Should memory run out, write() and finish() return `error::out_of_memory` instead of
+///   throwing: the line being decoded and the rest of those bytes are dropped, and decoding
+///   resumes after the next line end.
 ///
 /// Views passed to the visitor are valid only during that call; a line that lies wholly inside
 /// one write is a view into the written bytes. After finish(), call reset() before decoding
@@ -36,9 +39,11 @@ public:
     error_code write(std::string_view bytes, Visitor&& visit)
     {
         error_code ec;
-        const auto [replay, rest] = bom_.strip(bytes);
-        feed(replay, visit, ec);
-        feed(rest, visit, ec);
+        recovering(visit, ec, [&] {
+            const auto [replay, rest] = bom_.strip(bytes);
+            feed(replay, visit, ec);
+            feed(rest, visit, ec);
+        });
         return ec;
     }
 
@@ -47,8 +52,10 @@ public:
     error_code finish(Visitor&& visit)
     {
         error_code ec;
-        feed(bom_.finish(), visit, ec);
-        lines_.finish([&](std::string_view line, bool) { deliver(line, visit); });
+        recovering(visit, ec, [&] {
+            feed(bom_.finish(), visit, ec);
+            lines_.finish([&](std::string_view line, bool) { deliver(line, visit); });
+        });
         return ec;
     }
 
@@ -63,6 +70,22 @@ public:
     std::size_t buffered_bytes() const noexcept { return lines_.buffered_bytes(); }
 
 private:
+    // Runs `decode`. Should an allocation fail inside it, the line being decoded and the rest of
+    // the bytes are dropped, decoding resumes after the next line end, and the failure is
+    // reported as error::out_of_memory.
+    template<class Visitor, class Decode>
+    void recovering(Visitor& visit, error_code& ec, Decode&& decode)
+    {
+        const error_code failed = detail::guard_allocation([&] {
+            decode();
+            return error_code();
+        });
+        if (!failed)
+            return;
+        lines_.drop_line();
+        detail::report_error(visit, ec, error::out_of_memory);
+    }
+
     template<class Visitor>
     void feed(std::string_view bytes, Visitor& visit, error_code& ec)
     {

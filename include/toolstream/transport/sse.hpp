@@ -45,6 +45,9 @@ struct sse_keep_alive {
 /// discarded as it arrives, so memory stays bounded; the decoder skips to the next blank line and
 /// decodes the events after it normally. Other events in the same write are still delivered.
 /// A visitor that takes an `error_code` also gets the error at its place among the events.
+/// Should memory run out, write() and finish() return `error::out_of_memory` instead of
+/// throwing: the event being decoded and the rest of those bytes are dropped, and decoding
+/// resumes after the next blank line.
 ///
 /// Views passed to the visitor are valid only during that call. An event that lies wholly
 /// inside one write is delivered as a view into the written bytes, without copying. After
@@ -62,13 +65,15 @@ public:
     error_code write(std::string_view bytes, Visitor&& visit)
     {
         error_code ec;
-        const auto [replay, rest] = bom_.strip(bytes);
-        feed(replay, visit, ec);
-        feed(rest, visit, ec);
-        if (borrowing_) {   // the event continues in a later write: own its data now
-            data_.assign(borrowed_);
-            borrowing_ = false;
-        }
+        recovering(visit, ec, [&] {
+            const auto [replay, rest] = bom_.strip(bytes);
+            feed(replay, visit, ec);
+            feed(rest, visit, ec);
+            if (borrowing_) {   // the event continues in a later write: own its data now
+                data_.assign(borrowed_);
+                borrowing_ = false;
+            }
+        });
         return ec;
     }
 
@@ -78,13 +83,15 @@ public:
     error_code finish(Visitor&& visit)
     {
         error_code ec;
-        feed(bom_.finish(), visit, ec);
-        if (mode_ == mode::raw) {
-            visit(stream_event{{}, data_});
-        } else if (opts_.flush_at_eof) {
-            lines_.finish([&](std::string_view line, bool in_input) { on_line(line, in_input, visit, ec); });
-            dispatch(visit);
-        }
+        recovering(visit, ec, [&] {
+            feed(bom_.finish(), visit, ec);
+            if (mode_ == mode::raw) {
+                visit(stream_event{{}, data_});
+            } else if (opts_.flush_at_eof) {
+                lines_.finish([&](std::string_view line, bool in_input) { on_line(line, in_input, visit, ec); });
+                dispatch(visit);
+            }
+        });
         return ec;
     }
 
@@ -115,6 +122,26 @@ private:
     {
         constexpr std::size_t prefix = 6;
         return max_event_size > static_cast<std::size_t>(-1) - prefix ? max_event_size : max_event_size + prefix;
+    }
+
+    // Runs `decode`. Should an allocation fail inside it, the event being decoded and the rest of
+    // the bytes are dropped, decoding resumes after the next blank line, and the failure is
+    // reported as error::out_of_memory.
+    template<class Visitor, class Decode>
+    void recovering(Visitor& visit, error_code& ec, Decode&& decode)
+    {
+        const error_code failed = detail::guard_allocation([&] {
+            decode();
+            return error_code();
+        });
+        if (!failed)
+            return;
+        clear_event();
+        lines_.drop_line();
+        skipping_ = mode_ == mode::sse;
+        if (mode_ == mode::raw)
+            mode_ = mode::raw_dropped;
+        detail::report_error(visit, ec, error::out_of_memory);
     }
 
     template<class Visitor>

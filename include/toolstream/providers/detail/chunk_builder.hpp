@@ -56,7 +56,8 @@ public:
         const auto& c = chunk_;
         return c.content.empty() && c.reasoning.empty() && !c.is_complete && !c.usage
             && c.image_urls.empty() && c.audio_urls.empty() && c.video_urls.empty()
-            && c.tool_calls.empty() && c.refusal.empty() && c.finish_reason.empty() && c.error.empty();
+            && c.tool_calls.empty() && c.refusal.empty() && c.finish_reason.empty() && !c.finish
+            && c.error.empty() && c.response_id.empty() && c.model.empty();
     }
 
 private:

@@ -81,22 +81,35 @@ inline void read_chat_error(const boost::json::value& payload, std::string& out)
 /// Converts Chat Completions chunks into one `chunk_response` per choice touched.
 ///
 /// The `delta.content` shape is the dialect's: `read_content(const boost::json::value&,
-/// chunk_response&)` appends what it holds (OpenAI: a string; Mistral: typed parts).
-/// A choice whose `index` is `max_choices` or more is skipped and the event reports
-/// error::invalid_payload: each index costs a handler downstream.
+/// chunk_response&)` appends what it holds (OpenAI: a string; Mistral: typed parts). So are
+/// the finish reasons, which `normalise` maps. The response's `id` and `model`, repeated on
+/// every chunk, are given once: on the first chunk emitted that can carry them. A chunk that
+/// reports an error has `finish` error. A choice whose `index` is `max_choices` or more is
+/// skipped and the event reports error::invalid_payload: each index costs a handler downstream.
 class chat_stream {
 public:
     /// OpenAI's own limit on `n`.
     static constexpr std::size_t max_choices = 128;
 
+    explicit chat_stream(finish_kind (*normalise)(std::string_view) noexcept) noexcept : normalise_(normalise) {}
+
+    /// error::out_of_memory when an allocation fails: the rest of the event is dropped, and
+    /// later events still convert.
     template<class Emit, class ReadContent>
     error_code convert(std::string_view data, Emit& emit, ReadContent&& read_content)
+    {
+        return guard_allocation([&] { return convert_event(data, emit, read_content); });
+    }
+
+private:
+    template<class Emit, class ReadContent>
+    error_code convert_event(std::string_view data, Emit& emit, ReadContent& read_content)
     {
         if (is_chat_sentinel(data))
             return {};
         auto parsed = parser_.parse(data);
         if (!parsed)
-            return error::invalid_payload;
+            return parsed.error();
         const boost::json::object* root = (*parsed)->if_object();
         if (root == nullptr)
             return error::invalid_payload;
@@ -113,6 +126,8 @@ public:
         const auto add_response_level = [&](chunk_response& chunk) {
             chunk.usage = usage;
             read_chat_error(**parsed, chunk.error);
+            if (!chunk.error.empty())
+                chunk.finish = finish_kind::error;
             response_level_pending = false;
         };
 
@@ -131,6 +146,7 @@ public:
                 hostile = !read_choice(*choice, chunk, calls_of(index), read_content) || hostile;
                 if (index == 0 && response_level_pending)
                     add_response_level(chunk);
+                add_identity(*root, chunk);
                 if (!builder_.empty())
                     emit(index, std::as_const(chunk));
             }
@@ -138,13 +154,13 @@ public:
         if (response_level_pending) {
             chunk_response& chunk = builder_.begin();
             add_response_level(chunk);
+            add_identity(*root, chunk);
             if (!builder_.empty())
                 emit(std::size_t{0}, std::as_const(chunk));
         }
         return hostile ? error::invalid_payload : error_code{};
     }
 
-private:
     struct choice_state {
         std::size_t index = 0;
         openai_tool_calls calls;
@@ -180,10 +196,21 @@ private:
         const std::string_view finish = string_field(choice, "finish_reason");
         if (!finish.empty()) {
             chunk.finish_reason.assign(finish);
+            chunk.finish = normalise_(finish);
             chunk.is_complete = true;
             calls.complete_all(builder_);
         }
         return ok;
+    }
+
+    // The first chunk that can carry the response's id and model gets them.
+    void add_identity(const boost::json::object& root, chunk_response& chunk)
+    {
+        if (identified_)
+            return;
+        chunk.response_id.assign(string_field(root, "id"));
+        chunk.model.assign(string_field(root, "model"));
+        identified_ = !chunk.response_id.empty() || !chunk.model.empty();
     }
 
     openai_tool_calls& calls_of(std::size_t choice)
@@ -197,10 +224,12 @@ private:
         return choices_.back().calls;
     }
 
+    finish_kind (*normalise_)(std::string_view) noexcept;
     payload_parser parser_;
     chunk_builder builder_;
     std::vector<choice_state> choices_;
     std::size_t last_choice_ = 0;
+    bool identified_ = false;   // the response's id and model were emitted
 };
 
 } // namespace toolstream::detail

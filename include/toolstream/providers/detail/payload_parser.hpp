@@ -3,37 +3,72 @@
 
 #include <toolstream/error.hpp>
 
+#include <boost/json/memory_resource.hpp>
 #include <boost/json/monotonic_resource.hpp>
+#include <boost/json/storage_ptr.hpp>
 #include <boost/json/stream_parser.hpp>
 #include <boost/json/value.hpp>
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
+#include <memory>
+#include <new>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 namespace toolstream::detail {
 
-/// Owns a monotonic arena that is released before every parse, so a stream of small payloads
-/// parses without touching the heap once the arena has grown to the largest payload.
+/// Parses each payload into a fresh DOM: a small one into a monotonic arena built over one
+/// reused first block, a large one into the heap.
+///
+/// Boost 1.81's monotonic_resource::release() frees the arena's blocks but keeps doubling the
+/// size of the next one, so an arena reused across payloads asks for ever larger blocks until
+/// one fails (issue 10: 23 events over 4 KiB threw std::bad_alloc). A new arena per payload
+/// starts its growth afresh; constructing one is a few stores and allocates nothing.
+///
+/// - Payloads of up to `max_arena_text` bytes use the arena. Its first block starts as 4 KiB
+///   inside the parser; after a payload that overflowed it, the next parse gets a heap block as
+///   large as that whole arena was (up to `max_first_block`), so a stream of payloads of similar
+///   size stops allocating after the first one.
+/// - Larger payloads parse into the heap, where each string takes its own size rather than the
+///   arena's next power of two; the few allocations are nothing beside the parse itself.
+///
+/// Memory stays within a small multiple of the largest payload: its DOM, the partial strings
+/// Boost gathers across writes (that buffer keeps its capacity), and a first block of at most
+/// `max_first_block`.
 ///
 /// Boost 1.81 workarounds: the parser is never the first member (#814) and is fed at most
 /// 2 KiB per write (#876).
 class payload_parser {
 public:
     static constexpr std::size_t max_write = 2048;
+    /// Payloads longer than this parse into the heap rather than the arena.
+    static constexpr std::size_t max_arena_text = std::size_t{64} << 10;
+    /// The largest first block the arena keeps between payloads.
+    static constexpr std::size_t max_first_block = std::size_t{256} << 10;
 
-    payload_parser() : arena_(initial_.data(), initial_.size()) {}
+    payload_parser() = default;
     payload_parser(const payload_parser&) = delete;
     payload_parser& operator=(const payload_parser&) = delete;
 
-    /// Parses `text`. The returned value lives until the next call.
+    /// Parses `text`; error::invalid_payload when it is not one JSON value. The returned value
+    /// lives until the next call. Throws std::bad_alloc when memory runs out (the converters
+    /// return that as error::out_of_memory); the next call starts clean.
     result<const boost::json::value*> parse(std::string_view text)
     {
         value_.reset();
-        arena_.release();
-        parser_.reset(boost::json::storage_ptr(&arena_));
+        parser_.reset();   // lets go of the previous arena before it is replaced
+        arena_.reset();
+        boost::json::storage_ptr storage;   // the heap
+        if (text.size() <= max_arena_text) {
+            fit_first_block();
+            arena_.emplace(first_block(), first_size_, boost::json::storage_ptr(&upstream_));
+            storage = boost::json::storage_ptr(&*arena_);
+        }
+        parser_.reset(std::move(storage));
         error_code ec;
         for (std::size_t at = 0; at < text.size() && !ec; at += max_write) {
             const std::size_t n = std::min(max_write, text.size() - at);
@@ -42,14 +77,50 @@ public:
         if (!ec)
             parser_.finish(ec);
         if (ec)
-            return ec;
+            return error_code(error::invalid_payload);
         value_.emplace(parser_.release());
         return &*value_;
     }
 
 private:
+    /// Allocates the blocks the arena adds to its first one, and counts their bytes.
+    class counted_upstream final : public boost::json::memory_resource {
+    public:
+        std::size_t taken = 0;   ///< bytes handed out since the count was last cleared
+
+    private:
+        void* do_allocate(std::size_t n, std::size_t) override
+        {
+            void* p = ::operator new(n);
+            taken += n;
+            return p;
+        }
+        void do_deallocate(void* p, std::size_t, std::size_t) override { ::operator delete(p); }
+        bool do_is_equal(const boost::json::memory_resource& other) const noexcept override { return this == &other; }
+    };
+
+    unsigned char* first_block() noexcept { return grown_ ? grown_.get() : initial_.data(); }
+
+    // After a payload that overflowed the first block, takes one that would have held it all.
+    // Called with no arena alive, so the old block is no longer in use.
+    void fit_first_block()
+    {
+        const std::size_t used = first_size_ + upstream_.taken;
+        upstream_.taken = 0;
+        if (used == first_size_ || first_size_ == max_first_block)
+            return;
+        const std::size_t size = std::min(std::bit_ceil(used), max_first_block);
+        grown_.reset();
+        first_size_ = initial_.size();   // in case the allocation below fails
+        grown_.reset(new unsigned char[size]);
+        first_size_ = size;
+    }
+
     std::array<unsigned char, 4096> initial_{};
-    boost::json::monotonic_resource arena_;
+    std::unique_ptr<unsigned char[]> grown_;   // the first block, once payloads outgrew initial_
+    std::size_t first_size_ = initial_.size();
+    counted_upstream upstream_;
+    std::optional<boost::json::monotonic_resource> arena_;   // rebuilt for every small payload
     boost::json::stream_parser parser_;
     std::optional<boost::json::value> value_;   // declared last: destroyed before the arena
 };

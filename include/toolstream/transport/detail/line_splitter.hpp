@@ -140,6 +140,13 @@ public:
         reset();
     }
 
+    /// Drops the line in progress: the bytes up to the next line end are not a line.
+    void drop_line() noexcept
+    {
+        partial_.clear();
+        dropping_ = true;
+    }
+
     void reset() noexcept
     {
         partial_.clear();
