@@ -64,7 +64,7 @@ std::string error_code_of(const http_answer& a)
 /// Text, reasoning, calls and finish of choice 0 as a client assembled them.
 void check_weather_call(const read_response& r, std::string_view text, std::string_view city)
 {
-    CHECK(r.problems.empty());
+    CHECK(r.problem_list() == "");
     REQUIRE(r.choices.size() == 1);
     const auto& c = r.choices.at(0);
     CHECK(c.content == text);
@@ -155,7 +155,7 @@ TEST_CASE("gateway: every recorded Chat Completions stream reaches the client as
             if (!expected.at("error").is_null()) {
                 if (stream) {
                     const auto r = read_sse(a.body);
-                    CHECK(r.problems.empty());
+                    CHECK(r.problem_list() == "");
                     CHECK(r.error.is_object());
                     CHECK(!r.done);
                 } else {
@@ -167,7 +167,7 @@ TEST_CASE("gateway: every recorded Chat Completions stream reaches the client as
             REQUIRE(a.status == 200);
             CHECK(a.content_type == (stream ? "text/event-stream" : "application/json"));
             const auto r = stream ? read_sse(a.body) : read_completion(a.body);
-            CHECK(r.problems.empty());
+            CHECK(r.problem_list() == "");
             CHECK(r.done);
             CHECK(r.error.is_null());
             const auto got = r.summary();
@@ -267,7 +267,7 @@ TEST_CASE("gateway: a 1 MiB file written through write_file streams whole", "[ga
         const auto a = post(gw.port(), "/v1/chat/completions", chat_body("m", stream));
         REQUIRE(a.status == 200);
         const auto r = stream ? read_sse(a.body) : read_completion(a.body);
-        CHECK(r.problems.empty());
+        CHECK(r.problem_list() == "");
         const auto& c = r.choices.at(0);
         REQUIRE(c.calls.size() == 1);
         CHECK(c.calls.begin()->second.name == "write_file");
@@ -289,7 +289,7 @@ TEST_CASE("gateway: a stalled upstream times out, never hangs", "[gateway]")
     REQUIRE(streamed.error.empty());
     CHECK(streamed.status == 200);
     const auto r = read_sse(streamed.body);
-    CHECK(r.problems.empty());
+    CHECK(r.problem_list() == "");
     CHECK(r.choices.at(0).content == "Hello");   // what came before the stall was passed on
     REQUIRE(r.error.is_object());
     CHECK(r.error.at("message").as_string().find("timed out") != json::string::npos);
@@ -306,7 +306,7 @@ TEST_CASE("gateway: an upstream that closes early gives a length finish", "[gate
     const auto streamed = post(gw.port(), "/v1/chat/completions", chat_body("m", true));
     REQUIRE(streamed.error.empty());
     const auto r = read_sse(streamed.body);
-    CHECK(r.problems.empty());
+    CHECK(r.problem_list() == "");
     CHECK(r.choices.at(0).content == "The answer is forty");
     CHECK(r.choices.at(0).finish_reason == "length");
     CHECK(r.done);

@@ -33,6 +33,15 @@ struct read_response {
 
     /// The `.expected.json` shape: choices[{index, text, reasoning, tool_calls[{id, name,
     /// arguments}], finish_reason}], usage.
+    /// The problems, one a line ("" when there are none), for a readable CHECK.
+    std::string problem_list() const
+    {
+        std::string out;
+        for (const auto& p : problems)
+            out += p + "\n";
+        return out;
+    }
+
     json::object summary() const
     {
         json::array out;
@@ -103,7 +112,7 @@ inline read_response read_sse(std::string_view body)
         }
         ++r.chunks;
         if (string_of(chunk.if_contains("object")) != "chat.completion.chunk" ||
-            !string_of(chunk.if_contains("id")).starts_with("chatcmpl") || !chunk.contains("created") ||
+            string_of(chunk.if_contains("id")).empty() || !chunk.contains("created") ||
             !chunk.contains("model") || !chunk.contains("choices"))
             r.problems.push_back("a chunk without id/object/created/model/choices: " + std::string(data.substr(0, 120)));
         if (const auto* u = chunk.if_contains("usage"); u != nullptr && u->is_object())
