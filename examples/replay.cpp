@@ -2,18 +2,25 @@
 //
 //   toolstream-replay --provider openai_chat|openai_responses|anthropic|gemini|ollama|mistral|text
 //                     [--parser api_tool_call|xml|json|sentinel|passthrough]
-//                     [--chunk N] [--emit summary|events|invocations] [FILE|-]
+//                     [--chunk N] [--emit summary|events|invocations|openai-sse]
+//                     [--tool-events] [--extensions chunk|comment] [FILE|-]
 //
 // --emit summary (default) prints one JSON object in the `.expected.json` shape; events prints
-// one segment event per line; invocations prints one {id, name, arguments, status} per line.
+// one segment event per line; invocations prints one {id, name, arguments, status} per line;
+// openai-sse writes the stream as OpenAI Chat Completions SSE (chat.completion.chunk), ending
+// with data: [DONE]. --tool-events adds, after each complete tool call, what a host running the
+// tool would add (progress `step` and `complete`, and a result echoing the arguments), encoded
+// per --extensions.
 // Exit: 0 once the stream was processed (a provider error goes in "error"), 2 bad usage, 1 I/O.
 #include <toolstream/handler.hpp>
 #include <toolstream/runtime_pipeline.hpp>
+#include <toolstream/writers/openai_sse.hpp>
 
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
 
 #include <charconv>
+#include <concepts>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -28,20 +35,23 @@ namespace ts = toolstream;
 
 namespace {
 
-enum class emit_mode { summary, events, invocations };
+enum class emit_mode { summary, events, invocations, openai_sse };
 
 struct arguments {
     std::string provider;
     std::string parser;
     std::size_t chunk = 64 * 1024;
     emit_mode emit = emit_mode::summary;
+    bool tool_events = false;
+    ts::extension_encoding extensions = ts::extension_encoding::chunk;
     std::string input = "-";
 };
 
 constexpr std::string_view usage_text =
     "usage: toolstream-replay --provider openai_chat|openai_responses|anthropic|gemini|ollama|mistral|text\n"
     "                         [--parser api_tool_call|xml|json|sentinel|passthrough]\n"
-    "                         [--chunk N] [--emit summary|events|invocations] [FILE|-]\n";
+    "                         [--chunk N] [--emit summary|events|invocations|openai-sse]\n"
+    "                         [--tool-events] [--extensions chunk|comment] [FILE|-]\n";
 
 std::optional<arguments> parse_arguments(int argc, char** argv)
 {
@@ -67,6 +77,18 @@ std::optional<arguments> parse_arguments(int argc, char** argv)
                 a.emit = emit_mode::events;
             else if (v == "invocations")
                 a.emit = emit_mode::invocations;
+            else if (v == "openai-sse")
+                a.emit = emit_mode::openai_sse;
+            else
+                return std::nullopt;
+        } else if (arg == "--tool-events") {
+            a.tool_events = true;
+        } else if (arg == "--extensions" && has_value) {
+            const std::string_view v = argv[++i];
+            if (v == "chunk")
+                a.extensions = ts::extension_encoding::chunk;
+            else if (v == "comment")
+                a.extensions = ts::extension_encoding::comment;
             else
                 return std::nullopt;
         } else if (arg == "-" || (!arg.empty() && arg[0] != '-')) {
@@ -100,6 +122,40 @@ struct line_printer {
         std::cout << boost::json::serialize(line) << '\n';
     }
 };
+
+struct stdout_bytes {
+    void operator()(std::string_view bytes) const { std::cout.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); }
+};
+using sse_writer = ts::openai_sse_writer<stdout_bytes>;
+
+// Writes OpenAI SSE; with --tool-events, also what a host running each complete call would add.
+struct sse_sink {
+    sse_writer writer;
+    bool tool_events = false;
+
+    template<class Event>
+        requires std::invocable<sse_writer&, const Event&>
+    void operator()(const Event& e)
+    {
+        writer(e);
+    }
+    void operator()(const ts::tool_invocation& inv)
+    {
+        if (!tool_events || !inv.is_complete())
+            return;
+        const boost::json::value step_data{{"current", 1}, {"total", 1}};
+        writer.progress({inv.name, inv.id, ts::tool_phase::step, "running " + inv.name, &step_data, 0});
+        writer.progress({inv.name, inv.id, ts::tool_phase::complete, "done", nullptr, 0});
+        writer.result({inv.id, inv.name, boost::json::serialize(inv.arguments), false});
+    }
+};
+
+sse_sink make_sse_sink(const arguments& a)
+{
+    ts::openai_sse_options options;
+    options.extensions = a.extensions;
+    return sse_sink{sse_writer{stdout_bytes{}, std::move(options)}, a.tool_events};
+}
 
 // Shows how far a large input is, on a terminal only.
 class progress {
@@ -151,6 +207,38 @@ bool read_in_chunks(const arguments& a, Write&& write)
     if (in != stdin)
         std::fclose(in);
     return ok;
+}
+
+// Plain model text through a handler, written as OpenAI SSE: one choice, which made calls when
+// any is complete.
+int replay_text_as_sse(const arguments& a)
+{
+    ts::handler<ts::runtime_policy, sse_sink> h(make_sse_sink(a), {}, ts::make_policy(a.parser).value());
+    if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
+        return 1;
+    (void)h.finalize();
+    bool made_calls = false;
+    for (const auto& inv : h.invocations())
+        made_calls = made_calls || inv.is_complete();
+    auto& writer = h.sink().writer;
+    writer(ts::choice_finished{0, {}, made_calls ? ts::finish_kind::tool_calls : ts::finish_kind::stop});
+    writer.done();
+    return 0;
+}
+
+int replay_stream_as_sse(const arguments& a)
+{
+    auto made = ts::runtime_pipeline<sse_sink>::create(a.provider, a.parser, make_sse_sink(a));
+    if (!made) {
+        std::cerr << "toolstream-replay: " << made.error().message() << "\n" << usage_text;
+        return 2;
+    }
+    auto& p = **made;
+    if (!read_in_chunks(a, [&](std::string_view piece) { (void)p.write(piece); }))
+        return 1;
+    (void)p.finish();
+    p.sink().writer.done();
+    return 0;
 }
 
 int replay_text(const arguments& a)
@@ -206,5 +294,7 @@ int main(int argc, char** argv)
         std::cerr << usage_text;
         return 2;
     }
+    if (a->emit == emit_mode::openai_sse)
+        return a->provider == "text" ? replay_text_as_sse(*a) : replay_stream_as_sse(*a);
     return a->provider == "text" ? replay_text(*a) : replay_stream(*a);
 }
