@@ -1,0 +1,303 @@
+// A model server on 127.0.0.1 (port 0) for the gateway's tests and load client. It serves the
+// recorded streams of TOOLSTREAM_FIXTURES_DIR and a few made-up ones, picked by the request path:
+//
+//   /by-model           the fixture the request's `model` names (DIR/FILE), as chunked
+//                       text/event-stream in pieces of 1..61 bytes (`?whole`: in one piece)
+//   /ollama             an Ollama /api/chat NDJSON stream: thinking, text, a call, usage
+//   /text/xml           a Chat Completions stream whose text embeds an xml-format call
+//   /text/hermes        likewise, a Hermes <tool_call> block
+//   /big                a 1 MiB file written through an xml-format write_file call, 4 KiB deltas
+//   /slow/MS            five text deltas, MS milliseconds apart
+//   /stall              the header and one event, then nothing until the client goes (at most 10 s)
+//   /close-early        half of a stream under a Content-Length for all of it, then a close
+//   /status/NNN         an error reply with that status
+//
+// It runs on its own thread and stops in its destructor.
+#pragma once
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace gateway_test {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace json = boost::json;
+
+inline constexpr auto nothrow = asio::as_tuple(asio::use_awaitable);
+
+/// One Chat Completions chunk with a content delta (and a finish reason when given).
+inline std::string chat_chunk(std::string_view content, std::string_view finish = {})
+{
+    json::object delta;
+    if (!content.empty())
+        delta["content"] = content;
+    json::object chunk{{"id", "chatcmpl-fake"}, {"object", "chat.completion.chunk"}, {"created", 1700000000},
+                       {"model", "fake-model"}};
+    chunk["choices"] = json::array{json::object{{"index", 0}, {"delta", std::move(delta)},
+                                                {"finish_reason", finish.empty() ? json::value(nullptr) : json::value(finish)}}};
+    return "data: " + json::serialize(chunk) + "\n\n";
+}
+
+/// A Chat Completions stream whose text deltas are `pieces`, then `stop` and [DONE].
+inline std::string chat_stream(const std::vector<std::string_view>& pieces)
+{
+    std::string out;
+    for (auto p : pieces)
+        out += chat_chunk(p);
+    out += chat_chunk({}, "stop");
+    out += "data: [DONE]\n\n";
+    return out;
+}
+
+inline const std::string& ollama_stream()
+{
+    static const std::string s =
+        R"({"model":"qwen3:8b","created_at":"2025-06-09T17:58:50Z","message":{"role":"assistant","content":"","thinking":"Weather, so a call."},"done":false})" "\n"
+        R"({"model":"qwen3:8b","created_at":"2025-06-09T17:58:51Z","message":{"role":"assistant","content":"Checking "},"done":false})" "\n"
+        R"({"model":"qwen3:8b","created_at":"2025-06-09T17:58:51Z","message":{"role":"assistant","content":"Paris."},"done":false})" "\n"
+        R"({"model":"qwen3:8b","created_at":"2025-06-09T17:58:52Z","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"get_weather","arguments":{"city":"Paris","units":"c"}}}]},"done":false})" "\n"
+        R"({"model":"qwen3:8b","created_at":"2025-06-09T17:58:53Z","message":{"role":"assistant","content":""},"done_reason":"stop","done":true,"prompt_eval_count":31,"eval_count":17})" "\n";
+    return s;
+}
+
+/// The text a model without a tool parser writes, split so markers cross delta boundaries.
+inline const std::string& xml_text_stream()
+{
+    static const std::string s = chat_stream({"Let me look. ", "<tool name=\"get_wea", "ther\"><arguments><arg name=\"ci",
+                                              "ty\">Paris</arg></arguments></to", "ol>"});
+    return s;
+}
+
+inline const std::string& hermes_text_stream()
+{
+    static const std::string s = chat_stream({"Let me look. ", "<tool_ca", "ll>\n{\"name\": \"get_weather\", \"argu",
+                                              "ments\": {\"city\": \"Paris\"}}\n</tool_", "call>"});
+    return s;
+}
+
+/// The body of the /big stream's file: 1 MiB of numbered lines.
+inline const std::string& big_file()
+{
+    static const std::string s = [] {
+        std::string out;
+        for (int i = 0; out.size() < (1u << 20); ++i)
+            out += "line " + std::to_string(i) + " \"quoted\" \\ end\n";
+        out.resize(1u << 20);
+        return out;
+    }();
+    return s;
+}
+
+inline const std::string& big_stream()
+{
+    static const std::string s = [] {
+        const std::string& file = big_file();
+        std::vector<std::string> parts{"Writing it. <tool name=\"write_file\"><arguments><arg name=\"path\">big.txt</arg>"
+                                       "<arg name=\"content\">__START_CONTENT__\n"};
+        for (std::size_t at = 0; at < file.size(); at += 4096)
+            parts.push_back(file.substr(at, 4096));
+        parts.emplace_back("__END_CONTENT__</arg></arguments></tool>");
+        return chat_stream(std::vector<std::string_view>(parts.begin(), parts.end()));
+    }();
+    return s;
+}
+
+class fake_upstream {
+public:
+    explicit fake_upstream(std::filesystem::path fixtures = {}) : fixtures_(std::move(fixtures)), acceptor_(ioc_)
+    {
+        const asio::ip::tcp::endpoint loopback(asio::ip::make_address("127.0.0.1"), 0);
+        acceptor_.open(loopback.protocol());
+        acceptor_.bind(loopback);
+        acceptor_.listen();
+        port_ = acceptor_.local_endpoint().port();
+        asio::co_spawn(ioc_, accept(), asio::detached);
+        thread_ = std::thread([this] { ioc_.run(); });
+    }
+    fake_upstream(const fake_upstream&) = delete;
+    fake_upstream& operator=(const fake_upstream&) = delete;
+    ~fake_upstream()
+    {
+        ioc_.stop();
+        thread_.join();
+    }
+
+    unsigned short port() const { return port_; }
+    std::string url(std::string_view path) const
+    {
+        return "http://127.0.0.1:" + std::to_string(port_) + std::string(path);
+    }
+    std::string last_body() const
+    {
+        std::lock_guard lock(mutex_);
+        return last_body_;
+    }
+    std::size_t requests() const { return requests_.load(); }
+
+private:
+    asio::awaitable<void> accept()
+    {
+        for (;;) {
+            auto [ec, socket] = co_await acceptor_.async_accept(nothrow);
+            if (ec)
+                co_return;
+            asio::co_spawn(ioc_, serve(beast::tcp_stream(std::move(socket))), asio::detached);
+        }
+    }
+
+    asio::awaitable<void> serve(beast::tcp_stream stream)
+    {
+        beast::flat_buffer buffer;
+        http::request<http::string_body> req;
+        stream.expires_after(std::chrono::seconds(10));
+        if (auto [ec, n] = co_await http::async_read(stream, buffer, req, nothrow); ec)
+            co_return;
+        ++requests_;
+        {
+            std::lock_guard lock(mutex_);
+            last_body_ = req.body();
+        }
+        const std::string target(req.target());
+        const auto query = target.find('?');
+        const std::string path = target.substr(0, query);
+        const bool whole = query != std::string::npos && target.substr(query) == "?whole";
+
+        if (path == "/by-model")
+            co_await send_stream(stream, read_file(fixtures_ / model_of(req.body())), "text/event-stream", whole);
+        else if (path == "/big")
+            co_await send_stream(stream, big_stream(), "text/event-stream", true);
+        else if (path == "/ollama")
+            co_await send_stream(stream, ollama_stream(), "application/x-ndjson", whole);
+        else if (path == "/text/xml")
+            co_await send_stream(stream, xml_text_stream(), "text/event-stream", whole);
+        else if (path == "/text/hermes")
+            co_await send_stream(stream, hermes_text_stream(), "text/event-stream", whole);
+        else if (path.starts_with("/slow/"))
+            co_await send_slowly(stream, std::chrono::milliseconds(std::stoi(path.substr(6))));
+        else if (path == "/stall")
+            co_await stall(stream);
+        else if (path == "/close-early")
+            co_await close_early(stream);
+        else if (path.starts_with("/status/"))
+            co_await send_error(stream, static_cast<http::status>(std::stoi(path.substr(8))));
+        else
+            co_await send_error(stream, http::status::not_found);
+        boost::system::error_code ignored;
+        stream.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    }
+
+    static std::string model_of(const std::string& body)
+    {
+        boost::system::error_code ec;
+        const auto v = json::parse(body, ec);
+        const auto* model = !ec && v.is_object() ? v.get_object().if_contains("model") : nullptr;
+        const std::string name = model != nullptr && model->is_string() ? std::string(model->get_string()) : "";
+        return name.find("..") == std::string::npos ? name : "";
+    }
+
+    static std::string read_file(const std::filesystem::path& p)
+    {
+        std::ifstream in(p, std::ios::binary);
+        return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    }
+
+    static asio::awaitable<bool> send_head(beast::tcp_stream& stream, std::string_view content_type)
+    {
+        http::response<http::empty_body> head{http::status::ok, 11};
+        head.set(http::field::content_type, content_type);
+        head.chunked(true);
+        http::response_serializer<http::empty_body> sr{head};
+        auto [ec, n] = co_await http::async_write_header(stream, sr, nothrow);
+        co_return !ec;
+    }
+
+    static asio::awaitable<bool> send_piece(beast::tcp_stream& stream, std::string_view piece)
+    {
+        auto [ec, n] = co_await asio::async_write(stream, http::make_chunk(asio::buffer(piece.data(), piece.size())), nothrow);
+        co_return !ec;
+    }
+
+    /// The body as HTTP chunks of 1..61 bytes (deterministic), or in one.
+    static asio::awaitable<void> send_stream(beast::tcp_stream& stream, const std::string& body,
+                                             std::string_view content_type, bool whole)
+    {
+        if (!co_await send_head(stream, content_type))
+            co_return;
+        std::size_t at = 0;
+        for (std::size_t i = 0; at < body.size(); ++i) {
+            const std::size_t n = whole ? body.size() : 1 + (i * 37 + 11) % 61;
+            if (!co_await send_piece(stream, std::string_view(body).substr(at, n)))
+                co_return;
+            at += n;
+        }
+        co_await asio::async_write(stream, http::make_chunk_last(), nothrow);
+    }
+
+    static asio::awaitable<void> send_slowly(beast::tcp_stream& stream, std::chrono::milliseconds gap)
+    {
+        if (!co_await send_head(stream, "text/event-stream"))
+            co_return;
+        asio::steady_timer timer(stream.get_executor());
+        for (int i = 0; i < 5; ++i) {
+            if (!co_await send_piece(stream, chat_chunk("tick " + std::to_string(i) + " ")))
+                co_return;
+            timer.expires_after(gap);
+            co_await timer.async_wait(nothrow);
+        }
+        co_await send_piece(stream, chat_chunk({}, "stop") + "data: [DONE]\n\n");
+        co_await asio::async_write(stream, http::make_chunk_last(), nothrow);
+    }
+
+    static asio::awaitable<void> stall(beast::tcp_stream& stream)
+    {
+        if (!co_await send_head(stream, "text/event-stream") || !co_await send_piece(stream, chat_chunk("Hello")))
+            co_return;
+        std::array<char, 512> sink{};
+        stream.expires_after(std::chrono::seconds(10));   // returns when the gateway hangs up
+        co_await stream.async_read_some(asio::buffer(sink), nothrow);
+    }
+
+    static asio::awaitable<void> close_early(beast::tcp_stream& stream)
+    {
+        const std::string body = chat_chunk("The answer is") + chat_chunk(" forty");
+        const std::string head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: " +
+                                 std::to_string(body.size() * 4) + "\r\n\r\n";
+        co_await asio::async_write(stream, asio::buffer(head + body), nothrow);
+    }
+
+    static asio::awaitable<void> send_error(beast::tcp_stream& stream, http::status status)
+    {
+        http::response<http::string_body> res{status, 11};
+        res.set(http::field::content_type, "application/json");
+        res.body() = R"({"error":"model \"nope\" not found"})";
+        res.prepare_payload();
+        res.keep_alive(false);
+        co_await http::async_write(stream, res, nothrow);
+    }
+
+    std::filesystem::path fixtures_;
+    asio::io_context ioc_;
+    asio::ip::tcp::acceptor acceptor_;
+    unsigned short port_ = 0;
+    std::thread thread_;
+    mutable std::mutex mutex_;
+    std::string last_body_;
+    std::atomic<std::size_t> requests_{0};
+};
+
+} // namespace gateway_test
