@@ -118,6 +118,16 @@ const bernard = [
 ].map((o) => `data: ${JSON.stringify(o)}\n\n`).join('') + 'data: [DONE]\n\n';
 bodies.set('bernard', bernard);
 
+// Model text with calls written in it (--provider text): the calls are native tool calls to every client.
+const textCases = [
+  { parser: 'xml', text: 'Saving it. <tool name="write_file"><arguments><arg name="path">src/a.py</arg>'
+      + '<arg name="content">__START_CONTENT__\nprint("h\u00e9")\n__END_CONTENT__</arg></arguments></tool> Done.',
+    want: { text: 'Saving it.  Done.', name: 'write_file', arguments: { path: 'src/a.py', content: 'print("h\u00e9")\n' } } },
+  { parser: 'json', text: 'Sure: {"tool": {"function": "read_file", "parameters": {"path": "a.py"}}}',
+    want: { text: 'Sure: ', name: 'read_file', arguments: { path: 'a.py' } } },
+];
+textCases.forEach((c, i) => bodies.set(`text-${i}`, runReplay('text', '-', ['--parser', c.parser], c.text)));
+
 const server = await startSseServer({ bodies, seed: 13 });
 try {
   for (const [i, f] of fixtures.entries()) {
@@ -171,6 +181,19 @@ try {
           }
         }
       }
+    }
+  }
+  for (const [i, c] of textCases.entries()) {
+    for (const [client, got] of [['openai stream()', await openaiStreamHelper(server.baseURL, `text-${i}`)],
+      ['openai create()', await openaiCreateStream(server.baseURL, `text-${i}`)],
+      ['ai-sdk streamText', await aiSdkStreamText(server.baseURL, `text-${i}`, [c.want.name])]]) {
+      const label = `text/${c.parser} ${client}`;
+      const ch = got.choices[0];
+      if (!check(`${label} read`, got.error === null && ch !== undefined, String(got.error))) continue;
+      check(`${label} text`, ch.text === c.want.text, ch.text);
+      check(`${label} one call`, ch.calls.length === 1 && ch.calls[0].name === c.want.name && ch.calls[0].id.length > 0
+        && same(JSON.parse(ch.calls[0].arguments), c.want.arguments), JSON.stringify(ch.calls));
+      check(`${label} finish`, ch.finish === (client.startsWith('ai-sdk') ? 'tool-calls' : 'tool_calls'), ch.finish);
     }
   }
   // Bernard's encoding breaks openai-node's helper: the bare progress object has no choices.

@@ -133,7 +133,7 @@ void check_completion(openai_completion_builder& builder, const test::read_strea
     const auto& choices = completion.at("choices").as_array();
     REQUIRE(choices.size() == read.choices.size());
     for (const auto& c : choices) {
-        const auto& got = read.choices.at(static_cast<std::size_t>(c.at("index").as_int64()));
+        const auto& got = read.choices.at(c.at("index").to_number<std::size_t>());
         const auto& message = c.at("message").as_object();
         CHECK(message.at("role") == "assistant");
         if (got.content.empty())

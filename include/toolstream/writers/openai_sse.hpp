@@ -126,6 +126,7 @@ public:
     bool closed() const noexcept { return closed_; }
 
     Output& output() noexcept { return output_; }
+    const Output& output() const noexcept { return output_; }
 
 private:
     struct choice_state {
