@@ -322,12 +322,11 @@ TEST_CASE("engine/key_value: a closing marker inside a value does not end it", "
                                   "<parameter=content>\n<p>x</parameter> y</p>\n</parameter>\n</parameter>\n"
                                   "</function></tool_call>");
     CHECK(calls(r) == "seg_1 write_file {\"path\":\"a.xml\",\"content\":\"<p>x</parameter> y</p>\\n</parameter>\"}\n");
-    // Past the cap of blanks, the marker is value.
+    // Blanks after the marker are looked at (up to 64): a marker followed by more value is value.
     handler<key_value> h(recording_sink{}, {}, key_value(text_format_options{.max_held = 24, .max_held_body = 1024,
                                                                           .reasoning_open_at_start = {}, .schemas = {}}));
     const std::string blanks(30, ' ');
-    CHECK(h.feed("<tool_call><function=f><parameter=a>v</parameter>" + blanks + "w</parameter></function></tool_call>")
-          == error::marker_too_long);
+    CHECK(!h.feed("<tool_call><function=f><parameter=a>v</parameter>" + blanks + "w</parameter></function></tool_call>"));
     REQUIRE(!h.finalize());
     REQUIRE(h.invocations().size() == 1);
     CHECK(h.invocations()[0].arguments == boost::json::object{{"a", "v</parameter>" + blanks + "w"}});
