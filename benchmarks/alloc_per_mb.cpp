@@ -15,7 +15,7 @@
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/policies/json_calls.hpp>
-#include <toolstream/policies/passthrough.hpp>
+#include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/policies/sentinel.hpp>
 #include <toolstream/policies/xml.hpp>
 #include <toolstream/providers/anthropic.hpp>
@@ -168,7 +168,7 @@ int main()
     const auto policy = [&]<class Policy>(const char* name, const char* kind, Policy) {
         report(std::string("policy/") + name + "/chunk:16", "feed", size, policy_run<Policy>(kind, size, 16));
     };
-    policy("passthrough", "xml", ts::passthrough{});
+    policy("passthrough", "xml", ts::api_tool_call{});
     policy("xml", "xml", ts::xml{});
     policy("json", "json", ts::json_calls{});
     policy("sentinel", "sentinel", ts::sentinel{});

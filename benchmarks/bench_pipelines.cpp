@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <concepts>
 #include <string>
 #include <vector>
 
@@ -67,7 +68,7 @@ void run_pipeline(benchmark::State& state, const std::string& kind, std::size_t 
 {
     const std::string& bytes = tb::input(kind, size);
     tb::tally t;
-    auto sink = ts::callback_sink([&t](const auto& e) { t(e); });
+    auto sink = ts::callback_sink([&t]<class E>(const E& e) requires std::invocable<tb::tally&, const E&> { t(e); });
     {
         const tb::profiled_region region;
         for (auto _ : state) {

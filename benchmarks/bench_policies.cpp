@@ -9,7 +9,6 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/policies/json_calls.hpp>
-#include <toolstream/policies/passthrough.hpp>
 #include <toolstream/policies/sentinel.hpp>
 #include <toolstream/policies/xml.hpp>
 #include <toolstream/types.hpp>
@@ -115,7 +114,7 @@ void register_policy(const char* name)
 }
 
 const bool registered = [] {
-    register_policy<ts::passthrough>("passthrough");
+    register_policy<ts::api_tool_call>("passthrough");
     register_policy<ts::xml>("xml");
     register_policy<ts::json_calls>("json");
     register_policy<ts::sentinel>("sentinel");
