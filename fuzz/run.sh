@@ -34,8 +34,8 @@ done
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 # One target per registered provider (registry.hpp), built from fuzz_provider.cpp.
-read -r -a providers <<<"$(sed -n '/registered_providers = type_list</,/>;/p' "$repo/include/toolstream/registry.hpp" \
-    | sed 's/.*type_list<//; s/>;.*//' | tr -d ' \n' | tr ',' ' ')"
+read -r -a providers <<<"$(tr '\n' ' ' <"$repo/include/toolstream/registry.hpp" \
+    | grep -o 'registered_providers = type_list<[^>]*>' | sed 's/.*type_list<//; s/>$//' | tr -d ' ' | tr ',' ' ')"
 [ ${#providers[@]} -gt 0 ] || { echo "no providers found in registry.hpp" >&2; exit 2; }
 all=(sse ndjson "${providers[@]}" xml json sentinel api_tool_call formats)
 is_provider() { local p; for p in "${providers[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }

@@ -3,9 +3,10 @@
 // full. Beside each, the same pipeline with a sink that only counts (`events/`): the difference is
 // the writer's own cost. Input MB/s is the bytes/s column; `sse_out` is the output rate.
 //
-// Names: openai_writer/<kind>/content:<bytes>, and events/<kind>/content:<bytes> (the baseline);
-// <kind> is openai_chat, anthropic, mixed (a Chat stream of reasoning, text and calls) or xml
-// (model text with embedded calls through a handler).
+// Names: openai_writer/<kind>/<size>, and events/<kind>/<size> (the baseline); <kind> is
+// openai_chat, anthropic (a write_file call of content:<bytes>), mixed (a Chat stream of reasoning,
+// text and three calls, sized by scale:<n>: 256 makes 13 MB) or xml (model text with embedded
+// calls through a handler, content:<bytes>).
 #include "bench_support.hpp"
 
 #include <toolstream/handler.hpp>
@@ -18,6 +19,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <array>
 #include <string>
 #include <type_traits>
 
@@ -111,11 +113,14 @@ void run_events(benchmark::State& state, const std::string& kind, std::size_t si
         tb::report_bytes(state, bytes.size());
 }
 
+// `mixed` is sized by scale, the others by content bytes.
 template<class Provider, class Policy>
 void register_kind(const std::string& kind, bool text)
 {
-    for (const std::size_t size : {std::size_t{64 * 1024}, std::size_t{1024 * 1024}}) {
-        const std::string suffix = kind + "/content:" + std::to_string(size);
+    const bool scaled = kind == "mixed";
+    const auto sizes = scaled ? std::array<std::size_t, 2>{16, 256} : std::array<std::size_t, 2>{64 * 1024, 1024 * 1024};
+    for (const std::size_t size : sizes) {
+        const std::string suffix = kind + (scaled ? "/scale:" : "/content:") + std::to_string(size);
         benchmark::RegisterBenchmark(("openai_writer/" + suffix).c_str(), [kind, size, text](benchmark::State& s) {
             run_writer<Provider, Policy>(s, kind, size, text);
         })->Unit(benchmark::kMillisecond);
