@@ -10,6 +10,7 @@
 #include <toolstream/limits.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/segment_event.hpp>
+#include <toolstream/tool_syntax.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/types.hpp>
 
@@ -213,8 +214,9 @@ inline std::optional<input> read_input(const std::uint8_t* data, std::size_t siz
 
 [[noreturn]] inline void fail(std::string_view what, const std::string& details = {})
 {
-    std::fprintf(stderr, "\n==== toolstream fuzz check failed: %.*s\n%s\n", static_cast<int>(what.size()),
-                 what.data(), details.c_str());
+    std::fprintf(stderr, "\n==== toolstream fuzz check failed: %.*s\n", static_cast<int>(what.size()), what.data());
+    std::fwrite(details.data(), 1, details.size(), stderr);   // not %s: details may hold NUL bytes
+    std::fputc('\n', stderr);
     std::abort();
 }
 
@@ -277,6 +279,9 @@ struct recorder {
     closing_rule closing = nullptr;
     std::map<std::string, int, std::less<>> open;
     std::optional<owned_segment_event> awaiting;   // a tool END whose invocation is due
+    /// The policy decodes file bodies out of JSON strings and reports their raw bytes as markup
+    /// (`decodes_file_bodies`): a file or shell segment's content is then not input bytes.
+    bool decoded_bodies = false;
 
     void operator()(const segment_event& e)
     {
@@ -294,8 +299,10 @@ struct recorder {
                 fail("CONTENT of a segment that is not open", to_json_string(e));
             if (e.delta.empty())
                 fail("an empty CONTENT delta", to_json_string(e));
-            bytes += e.delta;
-            markup_run.clear();
+            if (!(decoded_bodies && find_tool_syntax(e.segment_kind) != nullptr)) {
+                bytes += e.delta;
+                markup_run.clear();
+            }
             // Coalesced: adjacent CONTENT of one segment is one event, however it was split.
             if (!events.empty() && events.back().type == e.type && events.back().segment_id == e.segment_id) {
                 events.back().delta += e.delta;
@@ -409,11 +416,21 @@ inline void check_native_invocation(const tool_invocation& inv)
     for (const char* key : {"path", body_key}) {
         const auto* want = raw.if_contains(key);
         const auto* got = inv.arguments.if_contains(key);
-        if (want == nullptr && got != nullptr && *got == "" && key == body_key)
+        if (want == nullptr && key == body_key && (got == nullptr || *got == ""))
             continue;   // no body at all: an empty file or patch
         if (want == nullptr || !want->is_string() || got == nullptr || *got != *want)
             fail(std::string("a complete file call's ") + key + " differs from its raw text parsed", dump({inv}));
     }
+}
+
+/// Whether `Policy` decodes file bodies out of JSON strings (json_calls, text_format_policy).
+template<class Policy>
+constexpr bool decodes_file_bodies() noexcept
+{
+    if constexpr (requires { Policy::decodes_file_bodies; })
+        return Policy::decodes_file_bodies;
+    else
+        return false;
 }
 
 /// Text policies: runs `body` whole and in the input's chunking through handler<Policy> built as
@@ -424,8 +441,8 @@ template<class Policy, class Options>
 void check_text_policy(const input& in, const Options& options, closing_rule closing, std::size_t held_bound)
 {
     auto run = [&](const std::vector<std::string_view>& pieces) {
-        handler<guarded<Policy>, recorder> h(recorder{{}, {}, {}, {}, closing, {}, {}}, {},
-                                             guarded<Policy>{Policy(options)});
+        handler<guarded<Policy>, recorder> h(recorder{{}, {}, {}, {}, closing, {}, {}, decodes_file_bodies<Policy>()},
+                                             {}, guarded<Policy>{Policy(options)});
         error_code first;
         for (auto piece : pieces) {
             if (const auto ec = h.feed(piece); ec && !first)

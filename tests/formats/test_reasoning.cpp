@@ -67,6 +67,21 @@ TEST_CASE("reasoning/openai_gptoss: recurring analysis messages, <|end|> strippe
                          "text \"<|start|>assistant<|channel|>final<|message|>Hi\"\n");
 }
 
+TEST_CASE("reasoning/openai_gptoss: no region opens inside an opening the format holds", "[formats][reasoning]")
+{
+    // Found by fuzz_formats: the analysis marker came while kimi_k2 held a call opening whose
+    // argument marker was misspelt; the region went out before the held bytes. Input order wins:
+    // the marker is the format's data, and every byte comes back in order (run_checked).
+    using gptoss_kimi = reasoning_policy<kimi_k2, openai_gptoss_reasoning>;
+    const auto r = test::run_checked<gptoss_kimi>(
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_arg ument_begin|>  "
+        "<|channel|>analysis<|message|>x<|end|><|tool_calls_section_end|>");
+    CHECK(test::content_of_type(r.events, segment_type::reasoning).empty());
+    // Between calls the region opens as usual.
+    CHECK(segments(test::run_checked<gptoss_kimi>("a<|channel|>analysis<|message|>x<|end|>b"))
+          == "text \"a\"\nreasoning \"x\"\ntext \"b\"\n");
+}
+
 TEST_CASE("reasoning: chosen at run time, none by default", "[formats][reasoning]")
 {
     CHECK(segments(test::run_checked<runtime_reasoned>("<think>x</think>")) == "text \"<think>x</think>\"\n");

@@ -28,6 +28,7 @@ struct reasoning_syntax {
     /// Regions recur anywhere in the stream: only for markers that are special tokens, which a
     /// tool's arguments cannot hold. Otherwise one region, at the start of the stream (as vLLM's
     /// reasoning parsers read it), so `<think>` inside a later tool call is the call's data.
+    /// A recurring region opens only where the policy holds no bytes (input order is kept).
     bool recurs = false;
 };
 
@@ -132,6 +133,15 @@ private:
 
     static bool is_blank(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+    template<class Inner>
+    static bool holds_bytes(const Inner& inner) noexcept
+    {
+        if constexpr (requires { inner.held_bytes(); })
+            return inner.held_bytes() != 0;
+        else
+            return false;
+    }
+
     template<class Inner, class Writer>
     void forward(std::size_t n, Inner& inner, Writer& out)
     {
@@ -165,6 +175,12 @@ private:
             forward(m.position, inner, out);
             if (m.marker == marker_match::npos)
                 return false;   // a prefix of `open` (or nothing) is left
+            if (holds_bytes(inner)) {
+                // Inside syntax the inner policy has not settled (an opening it holds): a region
+                // here would put reasoning before bytes that came first. The marker is its data.
+                forward(syntax_.open.size(), inner, out);
+                return true;
+            }
             emit(syntax_.open.size(), false, out);
             state_ = state::reasoning;
             return true;
