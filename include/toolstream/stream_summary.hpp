@@ -1,6 +1,7 @@
 // What a whole response came to: per-choice text, reasoning and calls, finish reason, usage, error.
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/detail/parse_json.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/types.hpp>
@@ -36,7 +37,7 @@ struct stream_summary {
 /// `{}` when empty, null when not valid JSON.
 inline boost::json::value parse_arguments_raw(std::string_view raw)
 {
-    if (raw.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    if (detail::all_blank(raw))
         return boost::json::object{};
     boost::system::error_code ec;
     auto v = detail::parse_json(raw, ec);

@@ -67,7 +67,7 @@ TEST_CASE("fragments: a file body is encoded as a JSON string at every split, mu
     std::string first_joined;
     for (const auto& pieces : test::chunkings(body)) {
         const auto log = feed_pieces({}, pieces);
-        REQUIRE(log.violations.empty());
+        REQUIRE(log.violations().empty());
         REQUIRE(log.invocations.size() == 1);
         const auto& inv = log.invocations[0];
         CHECK(inv.is_complete());
@@ -86,7 +86,7 @@ TEST_CASE("fragments: a path that arrives after the body is written after it", "
     scripted_file late;
     late.late_path = true;
     const auto log = feed_pieces(late, {"abc", "def"});
-    REQUIRE(log.violations.empty());
+    REQUIRE(log.violations().empty());
     REQUIRE(log.invocations.size() == 1);
     CHECK(log.invocations[0].arguments_raw == R"({"content":"abcdef","path":"late.txt"})");
     CHECK(log.invocations[0].is_complete());
@@ -98,17 +98,17 @@ TEST_CASE("fragments: a shell command, its extra metadata, and a command given o
     bash.type = segment_type::run_bash;
     bash.extra = {{"background", true}, {"timeout_seconds", 30}};
     auto log = feed_pieces(bash, {"ls ", "-la"});
-    REQUIRE(log.violations.empty());
+    REQUIRE(log.violations().empty());
     CHECK(log.invocations.at(0).arguments_raw == R"({"command":"ls -la","background":true,"timeout_seconds":30})");
 
     bash.extra = {{"cmd", "pwd"}};
     log = feed_pieces(bash, {});
-    REQUIRE(log.violations.empty());
+    REQUIRE(log.violations().empty());
     CHECK(log.invocations.at(0).arguments == boost::json::object{{"command", "pwd"}});
 
     bash.extra = {};
     log = feed_pieces(bash, {});
-    REQUIRE(log.violations.empty());
+    REQUIRE(log.violations().empty());
     CHECK(log.invocations.at(0).status == invocation_status::invalid_arguments);
     CHECK(log.invocations.at(0).error == "missing required argument 'command'");
 }
@@ -123,14 +123,14 @@ TEST_CASE("fragments: a file without a path is invalid, an incomplete one is lef
     // finalize() would add the late path: end the segment as the policy would without one.
     h.policy().late_path = false;
     REQUIRE(!h.finalize());
-    REQUIRE(h.sink().violations.empty());
+    REQUIRE(h.sink().violations().empty());
     CHECK(h.sink().invocations.at(0).status == invocation_status::invalid_arguments);
     CHECK(h.sink().invocations.at(0).error == "missing required argument 'path'");
 
     scripted_file cut;
     cut.end_it = false;
     const auto log = feed_pieces(cut, {"partial"});
-    REQUIRE(log.violations.empty());
+    REQUIRE(log.violations().empty());
     CHECK(log.invocations.at(0).status == invocation_status::incomplete);
     CHECK(log.invocations.at(0).arguments_raw == R"({"path":"src/a \"b\".py","content":"partial)");
 }
@@ -155,7 +155,7 @@ TEST_CASE("fragments: every recorded stream, native calls verbatim, identical at
             (void)p.finish();
             const auto& log = p.sink();
             INFO(f.name << " in pieces of " << piece);
-            CHECK(log.violations.empty());
+            CHECK(log.violations().empty());
             for (const auto& inv : log.invocations)
                 CHECK(log.fragments.at(inv.id) == inv.arguments_raw);
             if (first.empty())

@@ -6,7 +6,7 @@
 #include <toolstream/registry.hpp>
 
 #include "catch_compat.hpp"
-#include "formats/format_summary.hpp"
+#include "formats/format_checks.hpp"
 
 #include <boost/json/parse.hpp>
 
@@ -24,7 +24,7 @@ namespace {
 template<class... Args>
 test::policy_run run(std::string_view input, const Args&... args)
 {
-    return test::checked_run<glm45>(input, args...);
+    return test::run_checked<glm45>(input, args...);
 }
 
 text_format_options with_schemas(std::size_t max_held = 4096)

@@ -1,12 +1,12 @@
 // hermes: <tool_call>{"name": …, "arguments"|"parameters": {…}}</tool_call>, alone and combined
 // with qwen3 reasoning. Every input runs at every split position, in 1-byte and random chunks,
-// with byte conservation and the argument-fragment contract (formats/format_summary.hpp).
+// with byte conservation and the argument-fragment contract (formats/format_checks.hpp).
 #include <toolstream/handler.hpp>
 #include <toolstream/policies/formats/hermes.hpp>
 #include <toolstream/registry.hpp>
 
 #include "catch_compat.hpp"
-#include "formats/format_summary.hpp"
+#include "formats/format_checks.hpp"
 
 #include <boost/json/parse.hpp>
 
@@ -31,7 +31,7 @@ using hermes_qwen3 = text_format_policy<hermes_qwen3_format>;
 template<class Policy = hermes, class... Args>
 test::policy_run run(std::string_view input, const Args&... args)
 {
-    return test::checked_run<Policy>(input, args...);
+    return test::run_checked<Policy>(input, args...);
 }
 
 } // namespace

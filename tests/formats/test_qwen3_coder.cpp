@@ -6,7 +6,7 @@
 #include <toolstream/registry.hpp>
 
 #include "catch_compat.hpp"
-#include "formats/format_summary.hpp"
+#include "formats/format_checks.hpp"
 
 #include <boost/json/parse.hpp>
 
@@ -31,7 +31,7 @@ using qwen3_coder_qwen3 = text_format_policy<qwen3_coder_qwen3_format>;
 template<class Policy = qwen3_coder, class... Args>
 test::policy_run run(std::string_view input, const Args&... args)
 {
-    return test::checked_run<Policy>(input, args...);
+    return test::run_checked<Policy>(input, args...);
 }
 
 text_format_options with_schemas(std::size_t max_held = 4096)

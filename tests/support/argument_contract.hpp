@@ -3,6 +3,7 @@
 // concatenation; a complete END carries `arguments`, equal to that concatenation parsed.
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/detail/parse_json.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/types.hpp>
@@ -77,7 +78,7 @@ private:
         options.allow_invalid_utf8 = true;
         error_code ec;
         // No fragments, or only blanks, stand for {} (a native call's "arguments":"").
-        const bool blank = joined.find_first_not_of(" \t\r\n") == std::string::npos;
+        const bool blank = detail::all_blank(joined);
         const auto parsed = blank ? boost::json::value(boost::json::object()) : detail::parse_json(joined, ec, options);
         if (ec || !parsed.is_object() || parsed.get_object() != *e.arguments)
             failures.push_back("END of " + id + ": the fragments " + joined + " do not parse to its arguments "

@@ -281,6 +281,15 @@ TEST_CASE("json: invalid JSON or arguments at the end of a call END invalid_argu
         CHECK(r.invocations[0].status == invocation_status::invalid_arguments);
         check_chunk_invariance<toolstream::json_calls>(input);
     }
+    // A file tool's call object is validated as it streams too (found by fuzz_json: brackets
+    // after its arguments ended it complete).
+    const std::string_view file = R"({"name":"write_file","arguments":{"path":"a","content":"x"}[{""}}{""""}])";
+    const auto r = run_whole<toolstream::json_calls>(file);
+    INFO(test::dump(r.events));
+    REQUIRE(r.invocations.size() == 1);
+    CHECK(r.invocations[0].status == invocation_status::invalid_arguments);
+    CHECK(r.events.back().error == "tool call is not valid JSON");
+    check_chunk_invariance<toolstream::json_calls>(file);
 }
 
 TEST_CASE("json: START and END agree on a name beside a function object", "[json]")

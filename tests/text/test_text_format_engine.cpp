@@ -65,7 +65,6 @@ struct key_value_format {
     static constexpr std::string_view value_close = "</parameter>";
     static constexpr std::string_view parameters_close = "</function>";
     static constexpr bool strip_value_newline = true;
-    static constexpr bool value_close_lookahead = true;
     static std::optional<call_header> read_header(std::string_view h)
     {
         const auto at = h.find("<function=");

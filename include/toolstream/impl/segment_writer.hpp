@@ -1,6 +1,7 @@
 // Out-of-line members of toolstream::segment_writer: content, argument fragments and END.
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/detail/parse_json.hpp>
 #include <toolstream/segment_writer.hpp>
@@ -131,7 +132,7 @@ segment_status segment_writer<Target>::parse_arguments(open_segment& s, segment_
     // passed on is held to RFC 8259.
     options.allow_invalid_utf8 = s.writer == fragments::generated;
     error_code ec;
-    const bool blank = s.arguments.find_first_not_of(" \t\r\n") == std::string::npos;
+    const bool blank = detail::all_blank(s.arguments);
     auto v = blank ? boost::json::value(boost::json::object()) : detail::parse_json(s.arguments, ec, options);
     if (ec == boost::json::error::too_deep) {
         ec = error::nesting_too_deep;

@@ -2,6 +2,7 @@
 // model's reasoning out of the content first and forwards the rest to any parser policy.
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/policies/detail/marker_scanner.hpp>
 
 #include <array>
@@ -131,7 +132,6 @@ private:
     enum class state { start, seek, reasoning, content };
     static constexpr std::size_t max_leading_blanks = 256;
 
-    static bool is_blank(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
     template<class Inner>
     static bool holds_bytes(const Inner& inner) noexcept

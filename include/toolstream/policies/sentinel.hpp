@@ -1,6 +1,7 @@
 // The sentinel policy: blocks written as [[SEG_START {json header}]]body[[SEG_END]].
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/policies/detail/block_context.hpp>
 #include <toolstream/policies/detail/sentinel_header.hpp>
@@ -69,7 +70,7 @@ public:
     {
         if (body_ == body::undecided) {   // a tool_call's body: JSON streams, XML is read at the end
             const std::string_view v = ctx.view();
-            const std::size_t first = std::min(v.find_first_not_of(" \t\r\n"), v.size());
+            const std::size_t first = v.size() - detail::skip_blanks(v).size();
             ctx.take(first, byte_role::content);
             if (first == v.size())
                 return first > 0;

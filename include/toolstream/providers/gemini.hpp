@@ -1,6 +1,7 @@
 // Google Gemini `streamGenerateContent?alt=sse` (Gemini API and Vertex AI).
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/providers/detail/gemini_partial_args.hpp>
@@ -100,7 +101,7 @@ private:
     template<class Emit>
     error_code convert_event(const stream_event& ev, Emit& emit)
     {
-        if (ev.data.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        if (detail::all_blank(ev.data))
             return {};   // keep-alive
         auto parsed = parser_.parse(ev.data);
         if (!parsed)

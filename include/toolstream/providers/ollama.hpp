@@ -1,6 +1,7 @@
 // Ollama native `/api/chat` streaming (NDJSON).
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
@@ -60,7 +61,7 @@ private:
     template<class Emit>
     error_code convert_event(const stream_event& ev, Emit& emit)
     {
-        if (ev.data.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        if (detail::all_blank(ev.data))
             return {};   // blank line
         auto parsed = parser_.parse(ev.data);
         if (!parsed)

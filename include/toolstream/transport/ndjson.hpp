@@ -1,6 +1,7 @@
 // Newline-delimited JSON: turns the raw bytes of an NDJSON body into one event per line.
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/transport/detail/line_splitter.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/provider.hpp>
@@ -101,7 +102,7 @@ private:
     template<class Visitor>
     static void deliver(std::string_view line, Visitor& visit)
     {
-        if (line.find_first_not_of(detail::json_whitespace) != std::string_view::npos)
+        if (!detail::all_blank(line))
             visit(stream_event{{}, line});
     }
 

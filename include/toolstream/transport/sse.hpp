@@ -1,6 +1,7 @@
 // Server-sent events: turns the raw bytes of an SSE body into events, write by write.
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/transport/detail/line_splitter.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/provider.hpp>
@@ -239,7 +240,7 @@ private:
     {
         if (has_data_) {
             const std::string_view data = borrowing_ ? borrowed_ : std::string_view(data_);
-            const std::string_view trimmed = detail::trim_whitespace(data);
+            const std::string_view trimmed = detail::trim_blanks(data);
             if (trimmed == "[DONE]")
                 done_ = true;
             else if (!trimmed.empty())

@@ -2,6 +2,7 @@
 // whatever the fragmentation, with Boost.JSON's basic_parser doing all unescaping.
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/error.hpp>
 
 #include <boost/json/basic_parser_impl.hpp>
@@ -52,10 +53,10 @@ public:
             return failed_;
         // Decided by the first byte, so that the error does not depend on the fragmentation.
         if (!opened_) {
-            const std::size_t first = fragment.find_first_not_of(" \t\r\n");
-            if (first != std::string_view::npos) {
+            const std::string_view rest = skip_blanks(fragment);
+            if (!rest.empty()) {
                 opened_ = true;
-                if (fragment[first] != '{')
+                if (rest.front() != '{')
                     return failed_ = error::invalid_arguments;
             }
         }
@@ -63,7 +64,7 @@ public:
         while (!fragment.empty()) {
             if (parser_.done()) {
                 // Only whitespace may follow the closing brace.
-                if (fragment.find_first_not_of(" \t\r\n") != std::string_view::npos)
+                if (!all_blank(fragment))
                     failed_ = boost::json::error::extra_data;
                 break;
             }

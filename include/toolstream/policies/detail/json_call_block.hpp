@@ -2,6 +2,7 @@
 // frame, its tool name and arguments found by json_call_tracker.
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/policies/detail/block_context.hpp>
 #include <toolstream/policies/detail/json_call_tracker.hpp>
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -45,25 +47,50 @@ struct json_null_handler {
     bool on_comment(std::string_view, error_code&) { return true; }
 };
 
-/// True when `text` is one JSON value (whitespace around it allowed); nothing is built.
-inline bool is_valid_json(std::string_view text)
-{
-    boost::json::parse_options options;
-    options.max_depth = 1024;
-    options.allow_invalid_utf8 = true;   // model text is kept byte for byte, whatever it is
-    struct validator {
-        error_code ec;   // Boost 1.81 #814: the parser is not the first member
-        boost::json::basic_parser<json_null_handler> parser;
-    } v{{}, boost::json::basic_parser<json_null_handler>(options)};
-    constexpr std::size_t slice = 2048;   // Boost 1.81 #876
-    for (std::size_t at = 0; at < text.size() && !v.ec;) {
-        const std::size_t n = std::min(slice, text.size() - at);
-        at += v.parser.write_some(at + n < text.size(), text.data() + at, n, v.ec);
+/// Checks that a text streamed to it (after reset()) is one JSON value; nothing is built or kept.
+class json_validator {
+public:
+    void reset()
+    {
+        if (!state_)
+            state_ = std::make_unique<state>();
+        state_->ec = {};
+        state_->parser.reset();
     }
-    if (!v.ec && !v.parser.done())
-        v.parser.write_some(false, nullptr, 0, v.ec);
-    return !v.ec && v.parser.done();
-}
+
+    void write(std::string_view bytes)
+    {
+        constexpr std::size_t slice = 2048;   // Boost 1.81 #876
+        while (!bytes.empty() && !state_->ec) {
+            const std::size_t n = std::min(slice, bytes.size());
+            bytes.remove_prefix(state_->parser.write_some(true, bytes.data(), n, state_->ec));
+        }
+    }
+
+    /// True when what was written is one JSON value.
+    bool finish()
+    {
+        auto& [ec, parser] = *state_;
+        if (!ec && !parser.done())
+            parser.write_some(false, nullptr, 0, ec);
+        return !ec && parser.done();
+    }
+
+private:
+    static boost::json::parse_options options()
+    {
+        boost::json::parse_options o;
+        o.max_depth = 1024;
+        o.allow_invalid_utf8 = true;   // model text is kept byte for byte, whatever it is
+        return o;
+    }
+
+    struct state {
+        error_code ec;   // Boost 1.81 #814: the parser is not the first member
+        boost::json::basic_parser<json_null_handler> parser{options()};
+    };
+    std::unique_ptr<state> state_;   // a pointer keeps the reader movable (basic_parser is not)
+};
 
 /// Reads a JSON text of tool calls from its first byte (`{` or `[`) to its end. The bytes of a
 /// call object are the call's (content of a tool_call segment, syntax of a file tool); the bytes
@@ -71,7 +98,8 @@ inline bool is_valid_json(std::string_view text)
 /// decoded when it is a JSON string holding the object); for a file or shell tool named before
 /// its arguments, it is decoded instead (json_file_arguments). At the call's end: a call without
 /// a name, arguments that are neither an object nor a string holding one (null counts as none),
-/// or a call object that is not valid JSON END `invalid_arguments`.
+/// or a call object that is not valid JSON (validated as it streams, file tools too) END
+/// `invalid_arguments`.
 class json_call_block {
 public:
     /// `end_at_close`: a call ENDs where its object closes; else its status waits in
@@ -117,6 +145,7 @@ public:
                 in_call_ = true;
                 mode_ = mode::none;
                 failure_ = {};
+                validator_.reset();
                 ctx.call.begin(segment_type::tool_call, {}, {}, true, ctx.out);
                 break;
             case event::name: ctx.call.name(tracker_.name(), ctx.out); break;
@@ -171,6 +200,7 @@ private:
             ctx.out.markup(bytes);
             return;
         }
+        validator_.write(bytes);
         switch (mode_) {
         case mode::none: ctx.call.add(byte_role::call_text, bytes, ctx.out); return;
         case mode::raw: ctx.call.add(byte_role::argument_text, bytes, ctx.out); return;
@@ -192,7 +222,7 @@ private:
         string_.append(raw, decoded_);
         std::string_view d = decoded_;
         if (leading_space_) {   // the arguments' JSON starts at its first non-blank character
-            d.remove_prefix(std::min(d.size(), d.find_first_not_of(" \t\r\n")));
+            d = skip_blanks(d);
             leading_space_ = d.empty();
         }
         return d;
@@ -203,6 +233,8 @@ private:
     {
         in_call_ = false;
         using kind = json_call_tracker::arguments_kind;
+        if (failure_.empty() && !validator_.finish())
+            failure_ = "tool call is not valid JSON";
         if (failure_.empty() && tracker_.arguments() == kind::other)
             failure_ = "arguments are not a JSON object";
         if (std::exchange(file_done_, false)) {
@@ -212,9 +244,6 @@ private:
         } else {
             file_.reset();
             const segment_ref ref = ctx.call.ensure_started(ctx.out);
-            if (failure_.empty() && ctx.call.type() == segment_type::tool_call
-                && !is_valid_json(ctx.out.content_of(ref)))
-                failure_ = "tool call is not valid JSON";
             if (failure_.empty() && !ctx.out.metadata(ref).contains("tool_name"))
                 failure_ = make_error_code(error::missing_tool_name).message();
         }
@@ -224,6 +253,7 @@ private:
     }
 
     json_call_tracker tracker_;
+    json_validator validator_;
     json_string_decoder string_;
     json_file_arguments file_;
     std::string decoded_;   // scratch: a decoded piece of arguments written as a string

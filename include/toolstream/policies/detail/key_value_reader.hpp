@@ -2,6 +2,7 @@
 // and minimax_m2 write them.
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/policies/detail/block_context.hpp>
@@ -86,7 +87,7 @@ public:
         }
         const std::string_view rest = ctx.view();
         const bool complete = parameters_close.empty() && phase_ == phase::between
-            && rest.find_first_not_of(" \t\r\n") == std::string_view::npos;
+            && all_blank(rest);
         if (phase_ == phase::value || phase_ == phase::value_open)
             emit_value(ctx, rest.size());
         else
@@ -154,7 +155,7 @@ private:
         if constexpr (requires { T::read_parameter_name(w); })
             key = T::read_parameter_name(w.substr(0, m.position));
         else
-            key = trim(w.substr(0, m.position));
+            key = std::string(trim_blanks(w.substr(0, m.position)));
         ctx.take(m.position + parameter_name_end.size(), byte_role::call_text);
         route(key, ctx);
         phase_ = value_open_marker.empty() ? phase::value : phase::value_open;
@@ -316,15 +317,6 @@ private:
                      ctx.out);
     }
 
-    static bool is_blank(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-    static std::string trim(std::string_view s)
-    {
-        const auto first = s.find_first_not_of(" \t\r\n");
-        if (first == std::string_view::npos)
-            return {};
-        return std::string(s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1));
-    }
 
     phase phase_ = phase::done;
     use use_ = use::argument;

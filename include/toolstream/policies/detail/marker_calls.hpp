@@ -3,6 +3,7 @@
 // key/value parameters.
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/policies/detail/block_context.hpp>
 #include <toolstream/policies/detail/json_call_block.hpp>
@@ -50,11 +51,10 @@ std::optional<call_header> read_call_header(std::string_view header)
     if constexpr (requires { T::read_header(header); }) {
         return T::read_header(header);
     } else {
-        const auto first = header.find_first_not_of(" \t\r\n");
-        if (first == std::string_view::npos)
+        const std::string_view name = trim_blanks(header);
+        if (name.empty())
             return std::nullopt;
-        const auto last = header.find_last_not_of(" \t\r\n");
-        return call_header{std::string(header.substr(first, last - first + 1)), {}};
+        return call_header{std::string(name), {}};
     }
 }
 
@@ -159,7 +159,6 @@ private:
 
     enum class phase { section, arguments, close, done };
 
-    static bool is_blank(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
     // A call opening at v[0] (its call_open): the header, or the first byte of the arguments.
     opening_verdict read_opening(std::string_view v)

@@ -113,13 +113,4 @@ constexpr bool strip_value_newline_of() noexcept
         return false;
 }
 
-template<class T>
-constexpr bool value_close_lookahead_of() noexcept
-{
-    if constexpr (requires { T::value_close_lookahead; })
-        return T::value_close_lookahead;
-    else
-        return false;
-}
-
 } // namespace toolstream::detail

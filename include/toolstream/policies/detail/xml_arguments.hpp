@@ -21,6 +21,7 @@
 // a nested array. CDATA is always verbatim (Python's retry turns its '&' into "&amp;").
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/policies/detail/call_frame.hpp>
@@ -388,10 +389,10 @@ template<class Writer>
 void end_with_content_arguments(call_frame& call, Writer& out)
 {
     const std::string_view body = out.content_of(call.ensure_started(out));
-    const auto first = body.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos) {
+    const std::string_view json = skip_blanks(body);
+    if (json.empty()) {
         call.end(out);
-    } else if (body[first] == '{') {
+    } else if (json.front() == '{') {
         call.add(byte_role::argument, body, out);
         call.end(out);
     } else if (auto parsed = parse_xml_arguments(body)) {

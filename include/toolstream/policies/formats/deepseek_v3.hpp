@@ -2,6 +2,7 @@
 // <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜>…<｜tool▁calls▁end｜>
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/policies/text_format.hpp>
 
 #include <optional>
@@ -30,11 +31,9 @@ struct deepseek_v3_format {
         const auto at = header.find(sep);
         if (at == std::string_view::npos)
             return std::nullopt;
-        std::string_view tool = header.substr(at + sep.size());
-        const auto first = tool.find_first_not_of(" \t\r\n");
-        if (first == std::string_view::npos)
+        const std::string_view tool = detail::trim_blanks(header.substr(at + sep.size()));
+        if (tool.empty())
             return std::nullopt;
-        tool = tool.substr(first, tool.find_last_not_of(" \t\r\n") - first + 1);
         return call_header{std::string(tool), {}};
     }
 };

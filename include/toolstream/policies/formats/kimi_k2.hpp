@@ -2,6 +2,7 @@
 // <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>…<|tool_calls_section_end|>
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/policies/text_format.hpp>
 
 #include <optional>
@@ -26,10 +27,7 @@ struct kimi_k2_format {
 
     static std::optional<call_header> read_header(std::string_view header)
     {
-        const auto first = header.find_first_not_of(" \t\r\n");
-        if (first == std::string_view::npos)
-            return std::nullopt;
-        const std::string_view id = header.substr(first, header.find_last_not_of(" \t\r\n") - first + 1);
+        const std::string_view id = detail::trim_blanks(header);
         const auto colon = id.rfind(':');
         if (colon == std::string_view::npos || colon + 1 == id.size())
             return std::nullopt;

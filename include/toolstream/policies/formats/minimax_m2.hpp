@@ -2,6 +2,7 @@
 // <minimax:tool_call>\n<invoke name="NAME">\n<parameter name="K">V</parameter>\n</invoke>\n</minimax:tool_call>
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/policies/text_format.hpp>
 
 #include <optional>
@@ -47,10 +48,7 @@ struct minimax_m2_format {
 private:
     static std::string unquote(std::string_view s)
     {
-        const auto first = s.find_first_not_of(" \t\r\n");
-        if (first == std::string_view::npos)
-            return {};
-        s = s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
+        s = detail::trim_blanks(s);
         if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front())
             s = s.substr(1, s.size() - 2);
         return std::string(s);

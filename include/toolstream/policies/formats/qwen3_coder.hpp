@@ -2,6 +2,7 @@
 // <tool_call>\n<function=NAME>\n<parameter=KEY>\nVALUE\n</parameter>\n</function>\n</tool_call>
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/policies/text_format.hpp>
 
 #include <optional>
@@ -38,10 +39,10 @@ struct qwen3_coder_format {
     static std::optional<call_header> read_header(std::string_view header)
     {
         constexpr std::string_view function = "<function=";
-        const auto at = header.find_first_not_of(" \t\r\n");
-        if (at == std::string_view::npos || header.substr(at, function.size()) != function)
+        const std::string_view opening = detail::skip_blanks(header);
+        if (!opening.starts_with(function))
             return std::nullopt;
-        const std::string_view name = header.substr(at + function.size());
+        const std::string_view name = opening.substr(function.size());
         if (name.empty() || name.find_first_of(" \t\r\n<") != std::string_view::npos)
             return std::nullopt;
         return call_header{std::string(name), {}};

@@ -1,6 +1,7 @@
 // Byte-level framing shared by the SSE and NDJSON decoders: BOM skipping and line splitting.
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/error.hpp>
 
 #include <cstddef>
@@ -12,15 +13,6 @@
 namespace toolstream::detail {
 
 /// JSON's whitespace, which is also what both framings treat as blank.
-inline constexpr std::string_view json_whitespace = " \t\r\n";
-
-inline std::string_view trim_whitespace(std::string_view s) noexcept
-{
-    const std::size_t first = s.find_first_not_of(json_whitespace);
-    if (first == std::string_view::npos)
-        return {};
-    return s.substr(first, s.find_last_not_of(json_whitespace) - first + 1);
-}
 
 inline constexpr std::string_view utf8_bom = "\xEF\xBB\xBF";
 

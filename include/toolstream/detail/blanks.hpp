@@ -1,0 +1,36 @@
+// JSON's whitespace (RFC 8259 §2: space, tab, CR, LF), the one definition of a blank that every
+// stage uses: framing, converters, policies and the argument contract.
+#pragma once
+
+#include <string_view>
+
+namespace toolstream::detail {
+
+inline constexpr std::string_view json_whitespace = " \t\r\n";
+
+constexpr bool is_blank(char c) noexcept
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/// True when `s` is empty or all blanks.
+constexpr bool all_blank(std::string_view s) noexcept
+{
+    return s.find_first_not_of(json_whitespace) == std::string_view::npos;
+}
+
+/// `s` from its first non-blank character (empty when all blank).
+constexpr std::string_view skip_blanks(std::string_view s) noexcept
+{
+    const std::size_t first = s.find_first_not_of(json_whitespace);
+    return first == std::string_view::npos ? std::string_view{} : s.substr(first);
+}
+
+/// `s` without leading and trailing blanks.
+constexpr std::string_view trim_blanks(std::string_view s) noexcept
+{
+    s = skip_blanks(s);
+    return s.substr(0, s.find_last_not_of(json_whitespace) + 1);
+}
+
+} // namespace toolstream::detail
