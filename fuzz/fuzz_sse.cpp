@@ -45,7 +45,7 @@ seen reference(std::string_view body, bool flush_at_eof)
     bool has_data = false;
     auto dispatch = [&] {
         if (has_data) {
-            const std::string_view trimmed = detail::trim_whitespace(data);
+            const std::string_view trimmed = detail::trim_blanks(data);
             if (trimmed == "[DONE]")
                 out.done = true;
             else if (!trimmed.empty())
