@@ -2,6 +2,7 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/policies/formats/deepseek_v31.hpp>
 #include <toolstream/policies/json_calls.hpp>
 #include <toolstream/policies/xml.hpp>
 #include <toolstream/providers/gemini.hpp>
@@ -366,4 +367,18 @@ TEST_CASE("fuzz regression: numbers Boost reads as NaN or Infinity never reach t
     CHECK(h.invocations()[0].is_complete());
     CHECK(h.invocations()[0].arguments.at("x") == 0.0);
     CHECK(!h.invocations()[1].is_complete());
+}
+
+// fuzz_formats: a hold cap (16) shorter than DeepSeek's call opener (27 bytes) cut the opening's
+// window before the opener's end, and reading the header past it threw out_of_range.
+TEST_CASE("fuzz regression: a hold cap shorter than a marker format's opener", "[reliability][fuzz]")
+{
+    text_format_options o;
+    o.max_held = 16;
+    handler<deepseek_v31> h({}, {}, deepseek_v31(o));
+    const std::string_view input = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>write_file<｜tool▁sep｜>{\"path\":\"a\"}";
+    for (char c : input)   // the opening passes the cap: error::marker_too_long, and its bytes are text
+        (void)h.feed(std::string_view(&c, 1));
+    (void)h.finalize();
+    CHECK(h.invocations().empty());
 }

@@ -76,7 +76,7 @@ public:
     /// `schemas` (key_value: typed values).
     template<class Options>
     explicit marker_calls(const Options& options)
-        : cap_(std::max<std::size_t>(options.max_held, 16)),
+        : cap_(std::max({options.max_held, std::size_t{16}, call_open.size()})),   // the window holds the opener
           limits_{std::max<std::size_t>(options.max_held, 16), options.max_held_body}
     {
         if constexpr (requires { options.schemas; })
