@@ -26,9 +26,9 @@ void check(const fuzz::input& in, const text_format_options& options)
 {
     // The engine holds at most a hold cap of opening plus a held body; a reasoning parser adds
     // at most 256 leading blanks and a marker. A call ENDs complete after its closing marker or,
-    // when that was stripped, at the end of the stream: no closing rule is checked.
+    // when that was stripped, at the end of the stream (in finalize()): no closing rule is checked.
     const std::size_t bound = options.max_held + options.max_held_body + 512;
-    fuzz::check_text_policy<Policy>(in, options, nullptr, bound);
+    fuzz::check_text_policy<Policy>(in, options, nullptr, bound, true);
 }
 
 } // namespace
