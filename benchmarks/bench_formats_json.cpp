@@ -1,4 +1,4 @@
-// Model-native formats with JSON arguments (deepseek, kimi; policies/formats/) fed directly: handler<Policy, counting sink>::feed()
+// Model-native formats with JSON arguments (deepseek, kimi, mistral, llama3_json, openai; policies/formats/) fed directly: handler<Policy, counting sink>::feed()
 // over prose, one long write_file call (a JSON-escaped body of 64 KiB or 1 MiB) and prose, cut
 // into chunks of 1, 4 and 16 bytes. t(1 MiB)/t(64 KiB) near 16 shows linear time.
 //
@@ -9,6 +9,9 @@
 #include <toolstream/policies/formats/deepseek_v3.hpp>
 #include <toolstream/policies/formats/deepseek_v31.hpp>
 #include <toolstream/policies/formats/kimi_k2.hpp>
+#include <toolstream/policies/formats/llama3_json.hpp>
+#include <toolstream/policies/formats/mistral.hpp>
+#include <toolstream/policies/formats/openai.hpp>
 #include <toolstream/policies/reasoning.hpp>
 
 #include <benchmark/benchmark.h>
@@ -65,6 +68,23 @@ std::string input_for<ts::kimi_k2>(std::size_t size)
     return call_input("<|tool_calls_section_begin|><|tool_call_begin|>functions.write_file:0<|tool_call_argument_begin|>",
                       "<|tool_call_end|><|tool_calls_section_end|>", size);
 }
+template<>
+std::string input_for<ts::mistral_calls>(std::size_t size)
+{
+    return call_input("[TOOL_CALLS]write_file[ARGS]", "", size);
+}
+template<>
+std::string input_for<ts::llama3_json>(std::size_t size)
+{
+    // A call only after <|python_tag|> once prose came first.
+    return call_input("<|python_tag|>{\"name\": \"write_file\", \"parameters\": ", "}", size);
+}
+template<>
+std::string input_for<ts::openai>(std::size_t size)
+{
+    return "<|channel|>analysis<|message|>" + std::string(size / 4, 'r') + "<|end|><|start|>assistant"
+        + call_input("<|channel|>commentary to=functions.write_file <|constrain|>json<|message|>", "<|call|>", size);
+}
 using r1_v31 = ts::reasoning_policy<ts::deepseek_v31, ts::deepseek_r1_reasoning>;
 template<>
 std::string input_for<r1_v31>(std::size_t size)
@@ -110,6 +130,9 @@ const bool registered = [] {
     register_format<ts::deepseek_v31>("deepseek_v31");
     register_format<ts::deepseek_v3>("deepseek_v3");
     register_format<ts::kimi_k2>("kimi_k2");
+    register_format<ts::mistral_calls>("mistral");
+    register_format<ts::llama3_json>("llama3_json");
+    register_format<ts::openai>("openai");
     register_format<r1_v31>("deepseek_r1+deepseek_v31");
     return true;
 }();

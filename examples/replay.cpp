@@ -1,7 +1,7 @@
 // toolstream-replay: replays a recorded provider stream (or plain model text) through toolstream.
 //
 //   toolstream-replay --provider openai_chat|openai_responses|anthropic|gemini|ollama|mistral|text
-//                     [--parser NAME] [--reasoning-parser NAME]
+//                     [--parser NAME] [--reasoning-parser NAME] [--tools FILE.json]
 //                     [--chunk N] [--emit summary|events|invocations|openai-sse]
 //                     [--tool-events] [--extensions chunk|comment] [FILE|-]
 //
@@ -10,12 +10,14 @@
 // openai-sse writes the stream as OpenAI Chat Completions SSE (chat.completion.chunk), ending
 // with data: [DONE]. --tool-events adds, after each complete tool call, what a host running the
 // tool would add (progress `step` and `complete`, and a result echoing the arguments), encoded
-// per --extensions.
+// per --extensions. --tools reads an OpenAI `tools` array whose parameter schemas type the raw
+// values of the key/value formats (qwen3_coder, glm45, minimax_m2); without it they are strings.
 // Exit: 0 once the stream was processed (a provider error goes in "error"), 2 bad usage, 1 I/O.
 #include <toolstream/handler.hpp>
 #include <toolstream/runtime_pipeline.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
 
@@ -23,7 +25,10 @@
 #include <concepts>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -42,6 +47,7 @@ struct arguments {
     std::string provider;
     std::string parser;
     std::string reasoning_parser;
+    std::shared_ptr<const ts::tool_schemas> schemas;   // --tools
     std::size_t chunk = 64 * 1024;
     emit_mode emit = emit_mode::summary;
     bool tool_events = false;
@@ -60,9 +66,23 @@ std::string joined(std::span<const std::string_view> names)
 
 const std::string usage_text = "usage: toolstream-replay --provider " + joined(ts::provider_names) + "|text\n"
     "                         [--parser " + joined(ts::policy_names) + "]\n"
-    "                         [--reasoning-parser NAME]\n"
+    "                         [--reasoning-parser NAME] [--tools FILE.json]\n"
     "                         [--chunk N] [--emit summary|events|invocations|openai-sse]\n"
     "                         [--tool-events] [--extensions chunk|comment] [FILE|-]\n";
+
+// The schemas of the OpenAI `tools` array in `path`; null (and a message) when it is not one.
+std::shared_ptr<const ts::tool_schemas> read_tools(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    boost::system::error_code ec;
+    const boost::json::value tools = boost::json::parse(text, ec);
+    if (!in || ec || !tools.is_array()) {
+        std::cerr << "toolstream-replay: " << path << " is not a JSON tools array\n";
+        return nullptr;
+    }
+    return std::make_shared<const ts::tool_schemas>(tools.get_array());
+}
 
 std::optional<arguments> parse_arguments(int argc, char** argv)
 {
@@ -77,6 +97,9 @@ std::optional<arguments> parse_arguments(int argc, char** argv)
             a.parser = argv[++i];
         } else if (arg == "--reasoning-parser" && has_value) {
             a.reasoning_parser = argv[++i];
+        } else if (arg == "--tools" && has_value) {
+            if (a.schemas = read_tools(argv[++i]); a.schemas == nullptr)
+                return std::nullopt;
         } else if (arg == "--chunk" && has_value) {
             const std::string_view v = argv[++i];
             auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), a.chunk);
@@ -226,7 +249,7 @@ bool read_in_chunks(const arguments& a, Write&& write)
 // any is complete.
 int replay_text_as_sse(const arguments& a)
 {
-    ts::handler<ts::runtime_policy, sse_sink> h(make_sse_sink(a), {}, ts::make_policy(a.parser, a.reasoning_parser).value());
+    ts::handler<ts::runtime_policy, sse_sink> h(make_sse_sink(a), {}, ts::make_policy(a.parser, a.reasoning_parser, a.schemas).value());
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
         return 1;
     (void)h.finalize();
@@ -242,7 +265,7 @@ int replay_text_as_sse(const arguments& a)
 int replay_stream_as_sse(const arguments& a)
 {
     auto made = ts::runtime_pipeline<sse_sink>::create(a.provider, a.parser, make_sse_sink(a), {},
-                                                           a.reasoning_parser);
+                                                           a.reasoning_parser, a.schemas);
     if (!made) {
         std::cerr << "toolstream-replay: " << made.error().message() << "\n" << usage_text;
         return 2;
@@ -267,7 +290,7 @@ int replay_text(const arguments& a)
     };
     using sink = ts::tee_sink<line_printer, ts::callback_sink<decltype(collect)>>;
     ts::handler<ts::runtime_policy, sink> h(sink{line_printer{a.emit}, ts::callback_sink{collect}}, {},
-                                            ts::make_policy(a.parser, a.reasoning_parser).value());
+                                            ts::make_policy(a.parser, a.reasoning_parser, a.schemas).value());
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
         return 1;
     (void)h.finalize();
@@ -285,7 +308,7 @@ int replay_stream(const arguments& a)
     ts::pipeline_options options;
     options.collect_text = a.emit == emit_mode::summary;
     auto made = ts::runtime_pipeline<line_printer>::create(a.provider, a.parser, line_printer{a.emit}, options,
-                                                              a.reasoning_parser);
+                                                              a.reasoning_parser, a.schemas);
     if (!made) {
         std::cerr << "toolstream-replay: " << made.error().message() << "\n" << usage_text;
         return 2;

@@ -269,7 +269,8 @@ using closing_rule = bool (*)(std::string_view bytes, std::string_view markup_ru
 /// - every CONTENT and END belongs to a segment that STARTed and has not ENDed (ids may repeat
 ///   across segments: a provider may reuse a call id, so open segments are counted per id);
 /// - every tool END gives exactly one invocation, with the END's id and status;
-/// - nothing that finalize() ended is `complete`;
+/// - nothing that finalize() ended is `complete`, unless `complete_at_end` (a model-native
+///   format whose closing marker a stop sequence stripped: complete arguments make it complete);
 /// - with a closing rule, a tool segment ENDs `complete` only right after its closing syntax.
 struct recorder {
     std::vector<owned_segment_event> events;   // coalesced as they come
@@ -282,6 +283,7 @@ struct recorder {
     /// The policy decodes file bodies out of JSON strings and reports their raw bytes as markup
     /// (`decodes_file_bodies`): a file or shell segment's content is then not input bytes.
     bool decoded_bodies = false;
+    bool complete_at_end = false;
 
     void operator()(const segment_event& e)
     {
@@ -313,7 +315,7 @@ struct recorder {
             if (it == open.end() || it->second-- == 0)
                 fail("END of a segment that is not open", to_json_string(e));
             if (is_tool_segment(e.segment_kind)) {
-                if (e.status == segment_status::complete && finalizing)
+                if (e.status == segment_status::complete && finalizing && !complete_at_end)
                     fail("finalize() ended a tool segment as complete", to_json_string(e));
                 if (e.status == segment_status::complete && closing != nullptr && !closing(bytes, markup_run))
                     fail("a tool segment ended complete without its closing syntax",
@@ -435,14 +437,16 @@ constexpr bool decodes_file_bodies() noexcept
 
 /// Text policies: runs `body` whole and in the input's chunking through handler<Policy> built as
 /// `Policy(options)`, and checks chunk invariance, byte conservation (text + content + markup ==
-/// input), the life cycle checks of `recorder` with `closing`, and, when `held_bound` is not 0,
-/// that `held_bytes()` stays within it after every feed.
+/// input), the life cycle checks of `recorder` with `closing` and `complete_at_end`, and, when
+/// `held_bound` is not 0, that `held_bytes()` stays within it after every feed.
 template<class Policy, class Options>
-void check_text_policy(const input& in, const Options& options, closing_rule closing, std::size_t held_bound)
+void check_text_policy(const input& in, const Options& options, closing_rule closing, std::size_t held_bound,
+                       bool complete_at_end = false)
 {
     auto run = [&](const std::vector<std::string_view>& pieces) {
-        handler<guarded<Policy>, recorder> h(recorder{{}, {}, {}, {}, closing, {}, {}, decodes_file_bodies<Policy>()},
-                                             {}, guarded<Policy>{Policy(options)});
+        handler<guarded<Policy>, recorder> h(
+            recorder{{}, {}, {}, {}, closing, {}, {}, decodes_file_bodies<Policy>(), complete_at_end}, {},
+            guarded<Policy>{Policy(options)});
         error_code first;
         for (auto piece : pieces) {
             if (const auto ec = h.feed(piece); ec && !first)

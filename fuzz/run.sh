@@ -129,11 +129,14 @@ EOF
         if [ "$t" = ndjson ]; then
             for f in "$fixtures"/jsontestsuite/y_*.json; do seed "$t" "$(basename "$f")" <"$f"; done
         fi ;;
-    formats)   # header byte: bits 2-4 pick the policy (fuzz_formats.cpp)
+    formats)   # header byte: bits 2-5 pick the policy (fuzz_formats.cpp)
         local h
-        for h in 001 005 011 015 021 025 031 035; do
+        for h in 001 005 011 015 021 025 031 035 041 045 051 055 061 065 071 075; do
             printf "\\$h\052\000\000"'<think>plan <tool_call> x</think>Hi <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>write_file\n```json\n{"path":"a","content":"b\\n"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>' >"$work/seeds/$t/deepseek_$h"
             printf "\\$h\052\000\000"'<|channel|>analysis<|message|>x<|end|><|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":[1]}<|tool_call_end|><|tool_calls_section_end|>' >"$work/seeds/$t/kimi_$h"
+            printf "\\$h\052\000\000"'Hi [TOOL_CALLS]write_file[CALL_ID]a1[ARGS]{"path":"a","content":"b\\n"}[TOOL_CALLS][{"name":"f","arguments":{"x":"[TOOL_CALLS]"}}]' >"$work/seeds/$t/mistral_$h"
+            printf "\\$h\052\000\000"'<|python_tag|>{"name":"write_file","parameters":{"path":"a","content":"{;}"}}; {"name":"f","parameters":{}} {x}' >"$work/seeds/$t/llama3_$h"
+            printf "\\$h\052\000\000"'<|channel|>analysis<|message|>x<|end|><|start|>assistant to=functions.write_file<|channel|>commentary json<|message|>{"path":"a","content":"<|call|>"}<|call|><|start|>assistant<|channel|>final<|message|>ok<|return|>' >"$work/seeds/$t/openai_$h"
         done ;;
     xml)
         seed xml generic <<'EOF'

@@ -32,15 +32,18 @@ public:
 
     /// A registered provider and policy by name (see registry.hpp); error::unknown_provider or
     /// error::unknown_parser for names nobody has.
-    /// `reasoning_parser` names a reasoning parser in front of the policy (empty: none).
+    /// `reasoning_parser` names a reasoning parser in front of the policy (empty: none);
+    /// `schemas` go to the policy's options (make_policy).
     static result<std::unique_ptr<runtime_pipeline>> create(std::string_view provider, std::string_view parser,
                                                             Sink sink = {}, pipeline_options options = {},
-                                                            std::string_view reasoning_parser = {})
+                                                            std::string_view reasoning_parser = {},
+                                                            std::shared_ptr<const tool_schemas> schemas = nullptr)
     {
         if (auto probe = make_policy(parser, reasoning_parser); !probe)
             return probe.error();
-        return create_at(provider, std::string(parser), std::string(reasoning_parser), std::move(sink),
-                         std::move(options), std::make_index_sequence<provider_names.size()>{});
+        const policy_request request{std::string(parser), std::string(reasoning_parser), std::move(schemas)};
+        return create_at(provider, request, std::move(sink), std::move(options),
+                         std::make_index_sequence<provider_names.size()>{});
     }
 
     error_code write(std::string_view bytes)
@@ -66,23 +69,28 @@ public:
     }
 
 private:
+    // What make_policy() builds each policy from.
+    struct policy_request {
+        std::string parser;
+        std::string reasoning;
+        std::shared_ptr<const tool_schemas> schemas;
+    };
+
     template<std::size_t I>
-    runtime_pipeline(std::in_place_index_t<I> which, const std::string& parser, const std::string& reasoning,
-                     Sink sink, pipeline_options options)
+    runtime_pipeline(std::in_place_index_t<I> which, const policy_request& request, Sink sink, pipeline_options options)
         : pipeline_(which, std::move(sink), std::move(options),
-                    [parser, reasoning] { return make_policy(parser, reasoning).value(); })
+                    [request] { return make_policy(request.parser, request.reasoning, request.schemas).value(); })
     {
     }
 
     template<std::size_t... I>
-    static result<std::unique_ptr<runtime_pipeline>> create_at(std::string_view provider, const std::string& parser,
-                                                               const std::string& reasoning, Sink sink,
-                                                               pipeline_options options,
+    static result<std::unique_ptr<runtime_pipeline>> create_at(std::string_view provider, const policy_request& request,
+                                                               Sink sink, pipeline_options options,
                                                                std::index_sequence<I...>)
     {
         std::unique_ptr<runtime_pipeline> made;
         ((provider == provider_names[I]
-              ? void(made.reset(new runtime_pipeline(std::in_place_index<I>, parser, reasoning, std::move(sink), std::move(options))))
+              ? void(made.reset(new runtime_pipeline(std::in_place_index<I>, request, std::move(sink), std::move(options))))
               : void()),
          ...);
         if (!made)

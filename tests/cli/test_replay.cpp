@@ -103,6 +103,28 @@ TEST_CASE("replay: --provider text feeds plain model output to the chosen parser
     CHECK(got.at("usage").is_null());
 }
 
+TEST_CASE("replay: --tools types qwen3_coder's raw values by the tools' schemas", "[cli]")
+{
+    char path[] = "/tmp/toolstream-tools-XXXXXX";
+    const int fd = ::mkstemp(path);
+    REQUIRE(fd >= 0);
+    const std::string tools = R"([{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object",
+        "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}}}}])";
+    REQUIRE(::write(fd, tools.data(), tools.size()) == static_cast<ssize_t>(tools.size()));
+    ::close(fd);
+    const std::string input = "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
+                              "<parameter=days>\n2\n</parameter>\n</function>\n</tool_call>";
+    const std::string command = "--provider text --parser qwen3_coder --emit invocations";
+    const auto typed = run(command + " --tools " + path + " -", input);
+    const auto untyped = run(command + " -", input);
+    REQUIRE(typed.exit_code == 0);
+    REQUIRE(untyped.exit_code == 0);
+    CHECK(boost::json::parse(typed.out).at("arguments") == boost::json::parse(R"({"city":"Paris","days":2})"));
+    CHECK(boost::json::parse(untyped.out).at("arguments") == boost::json::parse(R"({"city":"Paris","days":"2"})"));
+    CHECK(run(command + " --tools /no/such/tools.json -", input).exit_code == 2);
+    ::unlink(path);
+}
+
 TEST_CASE("replay: a provider error is reported in the summary with exit code 0", "[cli]")
 {
     auto r = run("--provider openai_chat -", "data: {\"error\":{\"message\":\"quota exceeded\"}}\n\n");

@@ -33,6 +33,8 @@ struct event_log {
     {
         lines.push_back(to_json_string(e));
         contract(e);
+        if (e.type == segment_event_type::SEGMENT_START && is_tool_segment(e.segment_kind))
+            fragments.try_emplace(std::string(e.segment_id));   // a call without fragments has ""
     }
     void operator()(const tool_invocation& i) { invocations.push_back(i); }
     void operator()(const argument_fragment& f)

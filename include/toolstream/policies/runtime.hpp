@@ -4,11 +4,13 @@
 #include <toolstream/error.hpp>
 #include <toolstream/policies/reasoning.hpp>
 #include <toolstream/registry.hpp>
+#include <toolstream/tools/raw_parameters.hpp>
 #include <toolstream/types.hpp>
 
 #include <array>
 #include <cstddef>
 #include <cstdlib>
+#include <memory>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -107,11 +109,26 @@ private:
 
 namespace detail {
 
+// Alternative I of `v`, built with `schemas` when its options take them (the text formats).
+template<std::size_t I, class Variant>
+void emplace_policy(Variant& v, const std::shared_ptr<const tool_schemas>& schemas)
+{
+    using policy = std::variant_alternative_t<I, Variant>;
+    if constexpr (requires(typename policy::options_type o) { o.schemas = schemas; }) {
+        typename policy::options_type options;
+        options.schemas = schemas;
+        v.template emplace<I>(std::move(options));
+    } else {
+        v.template emplace<I>();
+    }
+}
+
 template<std::size_t... I>
-runtime_policy make_policy_at(std::size_t index, std::index_sequence<I...>)
+runtime_policy make_policy_at(std::size_t index, const std::shared_ptr<const tool_schemas>& schemas,
+                              std::index_sequence<I...>)
 {
     runtime_policy out;
-    ((index == I ? (out.get().emplace<I>(), 0) : 0), ...);
+    ((index == I ? (emplace_policy<I>(out.get(), schemas), 0) : 0), ...);
     return out;
 }
 
@@ -124,14 +141,16 @@ inline std::string_view runtime_policy::name() const noexcept
 
 /// The registered policy called `name` (or an alias of it), with default options, behind the
 /// reasoning parser `reasoning_parser` when one is named (reasoning_parsers); any other name
-/// fails with error::unknown_parser.
-inline result<runtime_policy> make_policy(std::string_view name, std::string_view reasoning_parser = {})
+/// fails with error::unknown_parser. `schemas` (an OpenAI `tools` array's, tool_schemas) go to
+/// the options of the policies that take them: the key/value formats type raw values by them.
+inline result<runtime_policy> make_policy(std::string_view name, std::string_view reasoning_parser = {},
+                                          std::shared_ptr<const tool_schemas> schemas = nullptr)
 {
     const std::size_t i = detail::index_of(policy_names, canonical_policy_name(name));
     const reasoning_syntax* reasoning = reasoning_parser.empty() ? nullptr : find_reasoning_parser(reasoning_parser);
     if (i == policy_names.size() || (!reasoning_parser.empty() && reasoning == nullptr))
         return make_error_code(error::unknown_parser);
-    auto made = detail::make_policy_at(i, std::make_index_sequence<policy_names.size()>{});
+    auto made = detail::make_policy_at(i, schemas, std::make_index_sequence<policy_names.size()>{});
     if (reasoning != nullptr)
         made.set_reasoning(*reasoning);
     return made;

@@ -165,6 +165,9 @@ private:
     bool scan(const detail::marker_set& markers, bool reasoning, Writer& out);
     template<class Writer>
     bool opening(Writer& out);
+    // Text outside blocks, told to a reader that asks for it (an opener valid only at the start).
+    template<class Writer>
+    void text(std::string_view bytes, Writer& out);
 
     options_type options_;
     reader_type reader_;

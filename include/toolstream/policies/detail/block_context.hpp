@@ -65,6 +65,7 @@ struct block_context {
 /// | `r.finalize(ctx)`   | end of stream inside the block: held bytes go out as what they would be if no marker completed (content, or syntax where ordinary bytes are syntax); the driver then ENDs an open call `incomplete` |
 /// | `r.held_bytes()`    | bytes the reader keeps besides the buffer and the frame                 |
 /// | `r.reset()`         | back to the start state                                                 |
+/// | `r.on_text(t)`      | optional: the driver emitted `t` as text outside any block (before an opener, or an opening that was not one) |
 template<class R, class Options>
 concept format_reader = std::constructible_from<R, const Options&>
     && requires(R& r, const R& cr, std::size_t i, std::string_view v) {

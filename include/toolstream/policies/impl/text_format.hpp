@@ -101,6 +101,15 @@ bool text_format_policy<Traits>::step(Writer& out)
     return true;
 }
 
+template<text_format_traits Traits>
+template<class Writer>
+void text_format_policy<Traits>::text(std::string_view bytes, Writer& out)
+{
+    out.text(bytes);
+    if constexpr (requires { reader_.on_text(bytes); })
+        reader_.on_text(bytes);
+}
+
 // Text or reasoning up to the first marker; a marker prefix at the end is held.
 template<text_format_traits Traits>
 template<class Writer>
@@ -112,7 +121,7 @@ bool text_format_policy<Traits>::scan(const detail::marker_set& set, bool reason
     if (reasoning)
         out.reasoning(before);
     else
-        out.text(before);
+        text(before, out);
     buf_.consume(m.position);
     if (m.marker == detail::marker_match::npos)
         return false;
@@ -142,7 +151,7 @@ bool text_format_policy<Traits>::opening(Writer& out)
     case detail::opening_verdict::kind::text:
         if (verdict.too_long)
             out.report(error::marker_too_long);   // released as text, unread past the cap
-        out.text(v.substr(0, verdict.size));
+        text(v.substr(0, verdict.size), out);
         buf_.consume(verdict.size);
         state_ = state::text;
         return true;

@@ -1,0 +1,177 @@
+// openai: gpt-oss harmony messages, as vLLM's --tool-call-parser openai reads them:
+// `<|channel|>analysis<|message|>…<|end|>` (reasoning),
+// `<|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`
+// (a call; `to=` may also sit before `<|channel|>`), `<|start|>assistant<|channel|>final<|message|>…` (text).
+#pragma once
+
+#include <toolstream/policies/detail/json_object_reader.hpp>
+#include <toolstream/policies/detail/marker_scanner.hpp>
+#include <toolstream/policies/text_format.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace toolstream::detail {
+
+/// The blocks of openai: a message header, from `<|start|>` or `<|channel|>` to `<|message|>`
+/// (read within the hold cap), or a lone end token (`<|end|>`, `<|return|>`, `<|call|>`), all
+/// markup. The header's recipient (`to=NAME`) makes the message a call, whose content is one JSON
+/// object; the analysis channel makes it reasoning, up to the next special token; any other
+/// message's content is text, read by the driver.
+class harmony_reader {
+public:
+    explicit harmony_reader(const text_format_options& o)
+        : cap_(std::max<std::size_t>(o.max_held, 32)), limits_{cap_, o.max_held_body}, tokens_(openers_, false)
+    {
+    }
+
+    std::span<const std::string_view> openers() const noexcept { return openers_; }
+    call_frame_limits limits() const noexcept { return limits_; }
+    bool done() const noexcept { return phase_ == phase::done; }
+    std::size_t held_bytes() const noexcept { return 0; }
+
+    opening_verdict open(std::size_t opener, std::string_view v)
+    {
+        const std::size_t at = openers_[opener].size();
+        phase_ = phase::done;
+        if (opener > channel)   // an end token
+            return opening_verdict::block(at);
+        const std::string_view w = v.substr(0, cap_);
+        const auto m = find_marker(w.substr(at), {message}, false);
+        if (m.marker == marker_match::npos)
+            return w.size() < cap_ ? opening_verdict::more() : opening_verdict::text(at, true);
+        const std::string_view header = w.substr(0, at + m.position);
+        const auto channel_at = header.find(openers_[channel]);
+        const std::string_view channel_name = first_word(
+            channel_at == std::string_view::npos ? std::string_view{} : header.substr(channel_at + openers_[channel].size()));
+        tool_ = recipient(header);
+        if (!tool_.empty())
+            phase_ = phase::call;
+        else if (channel_name == "analysis")
+            phase_ = phase::reasoning;
+        return opening_verdict::block(at + m.position + message.size());
+    }
+
+    template<class W>
+    void begin(block_context<W>& ctx)
+    {
+        if (phase_ != phase::call)
+            return;
+        boost::json::object metadata;
+        metadata["tool_name"] = tool_;
+        ctx.call.begin(segment_type_of_tool(tool_), std::move(metadata), {}, false, ctx.out);
+        object_.begin(ctx.call);
+    }
+
+    template<class W>
+    bool step(block_context<W>& ctx)
+    {
+        if (phase_ == phase::call) {
+            const bool progressed = object_.step(ctx);
+            if (object_.done()) {
+                object_.end(ctx);
+                phase_ = phase::done;
+            }
+            return progressed;
+        }
+        // reasoning up to the next special token: `<|end|>` closes it, any other is the driver's
+        const auto m = find_marker(ctx.view(), tokens_);
+        ctx.out.reasoning(ctx.view().substr(0, m.position));
+        ctx.buf.consume(m.position);
+        if (m.marker == marker_match::npos)
+            return m.position > 0;
+        if (openers_[m.marker] == end)
+            ctx.take(end.size(), byte_role::markup);
+        phase_ = phase::done;
+        return true;
+    }
+
+    /// A token prefix held at the end of reasoning is reasoning.
+    template<class W>
+    void finalize(block_context<W>& ctx)
+    {
+        if (phase_ == phase::reasoning) {
+            ctx.out.reasoning(ctx.view());
+            ctx.buf.consume(ctx.view().size());
+        }
+        phase_ = phase::done;
+    }
+
+    void reset() noexcept
+    {
+        object_.reset();
+        phase_ = phase::done;
+    }
+
+private:
+    enum class phase { call, reasoning, done };
+    static constexpr std::string_view message = "<|message|>";
+    static constexpr std::string_view end = "<|end|>";
+    static constexpr std::size_t channel = 1;
+    static constexpr std::array<std::string_view, 5> openers_{"<|start|>", "<|channel|>", end, "<|return|>", "<|call|>"};
+
+    static bool is_blank(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+    // The word at the start of `s` (after blanks), up to a blank or a token.
+    static std::string_view first_word(std::string_view s) noexcept
+    {
+        std::size_t i = 0;
+        while (i < s.size() && is_blank(s[i]))
+            ++i;
+        std::size_t j = i;
+        while (j < s.size() && !is_blank(s[j]) && s[j] != '<')
+            ++j;
+        return s.substr(i, j - i);
+    }
+
+    // The tool a header's `to=` names, without the `functions.` namespace; empty: none.
+    static std::string recipient(std::string_view header)
+    {
+        const auto to = header.find("to=");
+        if (to == std::string_view::npos || (to > 0 && !is_blank(header[to - 1]) && header[to - 1] != '>'))
+            return {};
+        std::string_view name = first_word(header.substr(to + 3));
+        if (name.starts_with("functions."))
+            name.remove_prefix(10);
+        return std::string(name);
+    }
+
+    std::size_t cap_;
+    call_frame_limits limits_;
+    marker_set tokens_;
+    phase phase_ = phase::done;
+    std::string tool_;
+    json_object_reader object_;
+};
+
+} // namespace toolstream::detail
+
+namespace toolstream {
+
+/// Traits of the openai format (text_format_traits), gpt-oss's harmony messages as raw text
+/// (llama.cpp, a text-completion endpoint; the completion starts after the prompt's
+/// `<|start|>assistant`, so its first message may begin at `<|channel|>`):
+/// - `<|channel|>analysis<|message|>` opens reasoning, up to `<|end|>` (markup) or, when the
+///   server stripped `<|end|>`, the next special token (`<|start|>`, `<|channel|>`…).
+/// - A header with `to=functions.NAME` (after the channel, or before `<|channel|>` in the role
+///   part) makes a call: its content is one JSON object whose arguments stream as raw JSON
+///   fragments (a `write_file` / `patch_file` body decoded); the call ENDs where the object
+///   closes, so a stripped `<|call|>` loses nothing. Another recipient (`to=python`,
+///   `to=browser.search`) names the tool as written.
+/// - `final`, a `commentary` preamble without recipient, any other channel: the content is text.
+/// - Every header byte and the end tokens `<|end|>`, `<|return|>`, `<|call|>` are markup.
+///   Special tokens inside a JSON string end nothing; a header with no `<|message|>` within
+///   `max_held` bytes is text (error::marker_too_long).
+struct openai_format {
+    static constexpr std::string_view name = "openai";
+    static constexpr bool decodes_file_bodies = true;
+    using reader = detail::harmony_reader;
+};
+
+using openai = text_format_policy<openai_format>;
+
+} // namespace toolstream
