@@ -57,7 +57,7 @@ public:
         const std::size_t n = openers_[first_ + i].size();
         if (v.size() == n)
             return opening_verdict::more();
-        if (!is_xml_space(v[n]) && v[n] != '>')
+        if (!is_blank(v[n]) && v[n] != '>')
             return opening_verdict::text(n);   // `<tool` then `s>`: text
         if (hint_ < n)
             hint_ = n;

@@ -93,7 +93,7 @@ public:
                 }
                 continue;
             }
-            if (arguments_pending_ && !is_json_space(c)) {
+            if (arguments_pending_ && !is_blank(c)) {
                 arguments_pending_ = false;
                 arguments_ = c == '{' || c == '[' ? arguments_kind::container
                     : c == '"'                    ? arguments_kind::string

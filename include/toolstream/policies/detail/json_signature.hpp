@@ -2,6 +2,8 @@
 // byte by byte as it streams.
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
+
 #include <array>
 #include <cstddef>
 #include <string_view>
@@ -14,11 +16,6 @@ enum class json_call_layout {
     list,    ///< `{"tool_calls":[…]}`, `{"tools":[…]}`: each object of the first key's array is a call.
     array,   ///< `[{"tool":…}, …]`: each object of the array is a call.
 };
-
-constexpr bool is_json_space(char c) noexcept
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
 
 /// Matches the opening of a JSON tool call byte by byte, ignoring whitespace between tokens
 /// (`{ "tool" :` matches `{"tool":`), so a signature split anywhere still matches.
@@ -41,7 +38,7 @@ public:
     {
         for (; scanned_ < candidate.size(); ++scanned_) {
             const char c = candidate[scanned_];
-            if (quotes_ % 2 == 0 && is_json_space(c))
+            if (quotes_ % 2 == 0 && is_blank(c))
                 continue;
             compact_[len_++] = c;
             quotes_ += c == '"' ? 1 : 0;

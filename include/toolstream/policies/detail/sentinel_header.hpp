@@ -51,7 +51,7 @@ public:
             const char c = opening[scanned_];
             switch (phase_) {
             case phase::before_header:
-                if (is_json_space(c))
+                if (is_blank(c))
                     continue;
                 if (c != '{')
                     return verdict::no_match;
@@ -77,7 +77,7 @@ public:
                 }
                 break;
             case phase::after_header:
-                if (is_json_space(c))
+                if (is_blank(c))
                     continue;
                 if (c != ']')
                     return verdict::no_match;

@@ -70,7 +70,7 @@ private:
     static constexpr std::string_view cdata_markers[] = {cdata_close};
     static constexpr marker_set cdata_set{cdata_markers, false};
 
-    static constexpr bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
+    static constexpr bool is_indent(char c) noexcept { return c == ' ' || c == '\t'; }
 
     template<class Emit>
     bool take(std::size_t n, bool markup, Emit& emit)
@@ -87,7 +87,7 @@ private:
     {
         const std::string_view w = v.substr(0, cap);
         std::size_t i = hint_;
-        while (i < w.size() && is_xml_space(w[i]))
+        while (i < w.size() && is_blank(w[i]))
             ++i;
         hint_ = i;
         const std::string_view rest = w.substr(i);
@@ -128,7 +128,7 @@ private:
         // v[0, indent_) is known blank when line_start_: do not walk it again.
         const std::size_t floor = line_start_ ? indent_ : 0;
         std::size_t j = pos;
-        while (j > floor && is_blank(v[j - 1]))
+        while (j > floor && is_indent(v[j - 1]))
             --j;
         if (line_start_ && j == floor)
             j = 0;
@@ -147,7 +147,7 @@ private:
     {
         if (line_start_) {
             std::size_t i = indent_;
-            while (i < v.size() && is_blank(v[i]))
+            while (i < v.size() && is_indent(v[i]))
                 ++i;
             indent_ = i;
             if (indent_ >= cap) {   // too deep to be a closing line's indentation
@@ -179,7 +179,7 @@ private:
         static constexpr std::string_view closers[] = {"</arg>", "</arguments>", "</tool>"};
         const std::string_view w = v.substr(0, cap);
         std::size_t i = hint_;   // past the indentation and the marker, which may pass `cap`
-        while (i < w.size() && is_xml_space(w[i]))
+        while (i < w.size() && is_blank(w[i]))
             ++i;
         hint_ = i;
         const std::string_view rest = i < w.size() ? w.substr(i) : std::string_view();

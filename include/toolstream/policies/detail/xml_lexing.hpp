@@ -2,6 +2,7 @@
 // reading of a complete tag's name and attributes, and the values read from them.
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/policies/detail/marker_scanner.hpp>
 #include <toolstream/policies/detail/xml_arguments.hpp>
 
@@ -14,11 +15,6 @@
 #include <string_view>
 
 namespace toolstream::detail {
-
-constexpr bool is_xml_space(char c) noexcept
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
 
 /// True when `text` starts with `prefix`, ASCII case-insensitively.
 inline bool istarts_with(std::string_view text, std::string_view prefix) noexcept
@@ -85,7 +81,7 @@ inline std::optional<xml_tag_view> read_tag(std::string_view tag) noexcept
     while (i < tag.size() && is_xml_name_char(tag[i], i == from))
         ++i;
     t.name = tag.substr(from, i - from);
-    if (t.name.empty() || i == tag.size() || !(is_xml_space(tag[i]) || tag[i] == '>' || tag[i] == '/'))
+    if (t.name.empty() || i == tag.size() || !(is_blank(tag[i]) || tag[i] == '>' || tag[i] == '/'))
         return std::nullopt;
     std::size_t end = tag.size() - 1;   // the '>'
     if (!t.closing && end > i && tag[end - 1] == '/') {
@@ -108,13 +104,13 @@ inline std::optional<std::string_view> find_attribute(std::string_view attribute
 {
     std::size_t i = 0;
     const auto skip_space = [&] {
-        while (i < attributes.size() && is_xml_space(attributes[i]))
+        while (i < attributes.size() && is_blank(attributes[i]))
             ++i;
     };
     for (;;) {
         skip_space();
         const std::size_t from = i;
-        while (i < attributes.size() && !is_xml_space(attributes[i]) && attributes[i] != '=')
+        while (i < attributes.size() && !is_blank(attributes[i]) && attributes[i] != '=')
             ++i;
         if (i == from)
             return std::nullopt;

@@ -2,6 +2,7 @@
 // them: `{"name": …, "parameters": {…}}`, optionally after `<|python_tag|>`, several separated by `;`.
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/policies/detail/json_call_block.hpp>
 #include <toolstream/policies/detail/json_signature.hpp>
 #include <toolstream/policies/text_format.hpp>
@@ -33,7 +34,7 @@ public:
 
     void on_text(std::string_view t) noexcept
     {
-        at_start_ = at_start_ && t.find_first_not_of(" \t\r\n") == std::string_view::npos;
+        at_start_ = at_start_ && detail::all_blank(t);
     }
 
     opening_verdict open(std::size_t opener, std::string_view v)
@@ -113,7 +114,7 @@ private:
 
     static std::size_t skip_blanks(std::string_view w, std::size_t i) noexcept
     {
-        while (i < w.size() && is_json_space(w[i]))
+        while (i < w.size() && is_blank(w[i]))
             ++i;
         return i;
     }

@@ -4,6 +4,7 @@
 // (a call; `to=` may also sit before `<|channel|>`), `<|start|>assistant<|channel|>final<|message|>…` (text).
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/policies/detail/json_object_reader.hpp>
 #include <toolstream/policies/detail/marker_scanner.hpp>
 #include <toolstream/policies/text_format.hpp>
@@ -114,16 +115,15 @@ private:
     static constexpr std::size_t channel = 1;
     static constexpr std::array<std::string_view, 5> openers_{"<|start|>", "<|channel|>", end, "<|return|>", "<|call|>"};
 
-    static bool is_blank(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
     // The word at the start of `s` (after blanks), up to a blank or a token.
     static std::string_view first_word(std::string_view s) noexcept
     {
         std::size_t i = 0;
-        while (i < s.size() && is_blank(s[i]))
+        while (i < s.size() && detail::is_blank(s[i]))
             ++i;
         std::size_t j = i;
-        while (j < s.size() && !is_blank(s[j]) && s[j] != '<')
+        while (j < s.size() && !detail::is_blank(s[j]) && s[j] != '<')
             ++j;
         return s.substr(i, j - i);
     }
@@ -132,7 +132,7 @@ private:
     static std::string recipient(std::string_view header)
     {
         const auto to = header.find("to=");
-        if (to == std::string_view::npos || (to > 0 && !is_blank(header[to - 1]) && header[to - 1] != '>'))
+        if (to == std::string_view::npos || (to > 0 && !detail::is_blank(header[to - 1]) && header[to - 1] != '>'))
             return {};
         std::string_view name = first_word(header.substr(to + 3));
         if (name.starts_with("functions."))
