@@ -2,13 +2,15 @@
 //
 //   toolstream-replay --provider openai_chat|openai_responses|anthropic|gemini|ollama|mistral|text
 //                     [--parser api_tool_call|xml|json|sentinel|passthrough]
-//                     [--chunk N] [--emit summary|events|invocations] [FILE|-]
+//                     [--chunk N] [--emit summary|events|invocations|tarko] [FILE|-]
 //
 // --emit summary (default) prints one JSON object in the `.expected.json` shape; events prints
-// one segment event per line; invocations prints one {id, name, arguments, status} per line.
+// one segment event per line; invocations prints one {id, name, arguments, status} per line;
+// tarko prints one Agent TARS assistant_streaming_tool_call event per line.
 // Exit: 0 once the stream was processed (a provider error goes in "error"), 2 bad usage, 1 I/O.
 #include <toolstream/handler.hpp>
 #include <toolstream/runtime_pipeline.hpp>
+#include <toolstream/writers/tarko_events.hpp>
 
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
@@ -28,7 +30,7 @@ namespace ts = toolstream;
 
 namespace {
 
-enum class emit_mode { summary, events, invocations };
+enum class emit_mode { summary, events, invocations, tarko };
 
 struct arguments {
     std::string provider;
@@ -41,7 +43,7 @@ struct arguments {
 constexpr std::string_view usage_text =
     "usage: toolstream-replay --provider openai_chat|openai_responses|anthropic|gemini|ollama|mistral|text\n"
     "                         [--parser api_tool_call|xml|json|sentinel|passthrough]\n"
-    "                         [--chunk N] [--emit summary|events|invocations] [FILE|-]\n";
+    "                         [--chunk N] [--emit summary|events|invocations|tarko] [FILE|-]\n";
 
 std::optional<arguments> parse_arguments(int argc, char** argv)
 {
@@ -67,6 +69,8 @@ std::optional<arguments> parse_arguments(int argc, char** argv)
                 a.emit = emit_mode::events;
             else if (v == "invocations")
                 a.emit = emit_mode::invocations;
+            else if (v == "tarko")
+                a.emit = emit_mode::tarko;
             else
                 return std::nullopt;
         } else if (arg == "-" || (!arg.empty() && arg[0] != '-')) {
@@ -80,14 +84,32 @@ std::optional<arguments> parse_arguments(int argc, char** argv)
     return a;
 }
 
+// Prints one Agent TARS `assistant_streaming_tool_call` event per line (--emit tarko).
+struct print_line {
+    void operator()(std::string_view line) const { std::cout << line << '\n'; }
+};
+
 // Prints events or invocations as they happen, per --emit.
 struct line_printer {
     emit_mode mode;
+    ts::tarko_event_sink<print_line> tarko{print_line{}};
 
-    void operator()(const ts::segment_event& e) const
+    void operator()(const ts::segment_event& e)
     {
         if (mode == emit_mode::events)
             std::cout << ts::to_json_string(e) << '\n';
+        else if (mode == emit_mode::tarko)
+            tarko(e);
+    }
+    void operator()(const ts::argument_fragment& f)
+    {
+        if (mode == emit_mode::tarko)
+            tarko(f);
+    }
+    void operator()(const ts::response_started& r)
+    {
+        if (mode == emit_mode::tarko)
+            tarko(r);
     }
     void operator()(const ts::tool_invocation& inv) const
     {

@@ -6,6 +6,7 @@
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/policies/json_calls.hpp>
 #include <toolstream/policies/sentinel.hpp>
+#include <toolstream/policies/structured.hpp>
 #include <toolstream/policies/xml.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/gemini.hpp>
@@ -30,7 +31,7 @@ struct type_list {
 using registered_providers = type_list<openai_chat, openai_responses, anthropic, gemini, ollama, mistral>;
 
 /// Parser policies, each with a static `name`. The first is the default.
-using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel>;
+using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel, structured>;
 
 /// Other names a policy answers to: {alias, name}.
 inline constexpr std::array<std::pair<std::string_view, std::string_view>, 1> policy_aliases{{
