@@ -77,7 +77,7 @@ TEST_CASE("structured: content streams as decoded text, toolCall as a call with 
     }
     SECTION("no args: {}")
     {
-        check_call(R"({"toolCall": {"name": "now"}})", "", "now", "");
+        check_call(R"({"toolCall": {"name": "now"}})", "", "now", "{}");
     }
     SECTION("configurable key names")
     {

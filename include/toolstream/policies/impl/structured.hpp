@@ -207,8 +207,10 @@ void structured::close_object(Writer& w)
         call_ended_ = true;
         return;
     }
-    if (!call_)   // a call without arguments: its empty argument text stands for {}
+    if (!call_) {   // a call without arguments: they are {}
         call_ = w.start(segment_type::tool_call, boost::json::object{{"tool_name", name_}});
+        w.arguments(*call_, "{}");
+    }
     arguments_done_ = true;
     call_ready(w);
 }
