@@ -20,8 +20,13 @@ namespace toolstream {
 /// - before the first byte of the value, the preview is null.
 /// Malformed text stops the preview where it was; `failed()` says so. Duplicate keys: the last
 /// wins, as in JavaScript. A top-level scalar appears when `finish()` says it is whole.
+/// Neither copyable nor movable: it keeps pointers into its own preview.
 class partial_json {
 public:
+    partial_json() = default;
+    partial_json(const partial_json&) = delete;
+    partial_json& operator=(const partial_json&) = delete;
+
     /// Reads the next bytes of the text.
     void feed(std::string_view bytes)
     {
@@ -41,7 +46,18 @@ public:
 
     void reset()
     {
-        *this = partial_json{};
+        root_ = nullptr;
+        stack_.clear();
+        open_string_ = nullptr;
+        key_.clear();
+        scalar_.clear();
+        escape_.clear();
+        pending_utf8_.clear();
+        high_surrogate_ = 0;
+        expect_ = expect::value;
+        in_ = in::nothing;
+        escaping_ = false;
+        failed_ = false;
     }
 
 private:

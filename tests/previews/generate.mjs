@@ -1,7 +1,8 @@
 // Generates tests/data/previews/*.json ONCE: for every tool call of the recorded streams (OpenAI
-// Chat and compatible, Anthropic, OpenAI Responses), the preview npm `partial-json` (Allow.ALL)
-// gives of each prefix of its arguments that ends at a fragment boundary. The files hold only
-// the byte length of each prefix and its preview, never the streams.
+// Chat and compatible, Mistral, Anthropic, OpenAI Responses), the preview npm `partial-json`
+// (Allow.ALL) gives of each prefix of its arguments that ends at a fragment boundary. The files
+// hold only the byte length of each prefix and its preview, never the streams. Gemini is left
+// out: its wire carries argument objects (or partialArgs paths), not argument text.
 //
 //   cd tests/previews && npm ci && TOOLSTREAM_FIXTURES_DIR=/path/to/fixtures node generate.mjs
 import { parse, Allow } from 'partial-json';
@@ -15,7 +16,7 @@ if (!root) throw new Error('set TOOLSTREAM_FIXTURES_DIR');
 const out = path.join(here, '..', 'data', 'previews');
 fs.mkdirSync(out, { recursive: true });
 
-const chat = new Set(['openai_chat', 'deepseek', 'groq', 'xai', 'alibaba']);
+const chat = new Set(['openai_chat', 'deepseek', 'groq', 'xai', 'alibaba', 'mistral']);
 
 function* dataLines(text) {
   for (const line of text.split(/\r?\n/)) {
@@ -31,7 +32,13 @@ function fragments(dir, text) {
   const calls = new Map();
   const add = (id, piece) => { if (!calls.has(id)) calls.set(id, []); if (piece) calls.get(id).push(piece); };
   const byIndex = new Map();
+  let message = null;   // Anthropic: the open message; another one starting in it is a splice
   for (const ev of dataLines(text)) {
+    if (dir === 'anthropic' && ev.type === 'message_start') {
+      if (message !== null && ev.message.id !== message) break;   // the SDKs stop reading there
+      message = ev.message.id;
+    }
+    if (dir === 'anthropic' && ev.type === 'message_stop') message = null;
     if (chat.has(dir)) {
       for (const choice of ev.choices ?? []) {
         if (choice.index !== 0) continue;

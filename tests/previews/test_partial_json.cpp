@@ -55,6 +55,12 @@ TEST_CASE("partial_json: what a prefix shows", "[previews]")
     bad.feed(R"({"a": 1 "b": 2})");
     CHECK(bad.failed());
     CHECK(boost::json::serialize(bad.preview()) == R"({"a":1})");   // where it was
+
+    bad.reset();   // reused for the next call
+    CHECK(bad.preview().is_null());
+    bad.feed(R"([{"b": "x)");
+    CHECK(!bad.failed());
+    CHECK(boost::json::serialize(bad.preview()) == R"([{"b":"x"}])");
 }
 
 TEST_CASE("partial_json: the preview after each byte is the preview of that prefix", "[previews]")

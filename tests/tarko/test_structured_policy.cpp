@@ -92,6 +92,14 @@ TEST_CASE("structured: content streams as decoded text, toolCall as a call with 
         CHECK(r.invocations[0].name == "t");
         CHECK(r.invocations[0].arguments_raw == R"({"a": 1})");
     }
+    SECTION("a value missing after a colon: not the schema's object, the rest is text")
+    {
+        const std::string_view input = R"({"toolCall": {"name": "f", "args": , "x": 1}})";
+        const auto r = run_whole<structured>(input);
+        CHECK(r.invocations.empty());
+        CHECK(text_of(r.events) == R"(, "x": 1}})");
+        check_chunk_invariance<structured>(input);
+    }
     SECTION("not the schema's object: text")
     {
         const auto r = run_whole<structured>("Sorry, plain text {\"content\": 1}");
@@ -131,6 +139,8 @@ TEST_CASE("structured: Agent TARS events at every split position", "[structured]
         CHECK(calls.begin()->second.arguments == R"({"location": "Boston", "q": "é"})");
         CHECK(calls.begin()->second.name == "getWeather");   // late: reported on the completion
         CHECK(calls.begin()->second.completes == 1);
+        // One feed's bytes of `args` are one fragment: START, at most one event per piece, completion.
+        CHECK(calls.begin()->second.events <= 2 + pieces.size());
     };
     run({input});
     for (std::size_t cut = 1; cut < input.size(); ++cut)

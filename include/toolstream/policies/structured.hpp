@@ -49,10 +49,11 @@ private:
     enum class expect : std::uint8_t { start, key_or_end, key, colon, value, comma_or_end, after, text };
     enum class reading : std::uint8_t { nothing, key, content, name, arguments, skipped };
 
+    // Both return false when `c` was not consumed: value_bytes() reads it next.
     template<class Writer>
-    void structural(char c, Writer& w);
+    bool structural(char c, Writer& w);
     template<class Writer>
-    void begin_value(char c, Writer& w);
+    bool begin_value(char c, Writer& w);
     template<class Writer>
     void close_object(Writer& w);
     template<class Writer>

@@ -15,7 +15,10 @@ void structured::on_content(std::string_view s, Writer& w)
             return;
         }
         switch (reading_) {
-        case reading::nothing: structural(s[i++], w); break;
+        case reading::nothing:
+            if (structural(s[i], w))
+                ++i;
+            break;
         case reading::key: {
             const char c = s[i++];
             if (escaped_)
@@ -111,42 +114,49 @@ std::size_t structured::value_bytes(std::string_view s, std::size_t i, Writer& w
 }
 
 template<class Writer>
-void structured::structural(char c, Writer& w)
+bool structured::structural(char c, Writer& w)
 {
     if (detail::is_json_space(c))
-        return;
+        return true;
     switch (expect_) {
     case expect::start:
         if (c == '{') {
             expect_ = expect::key_or_end;
-            return;
+            return true;
         }
         break;
     case expect::key_or_end:
-        if (c == '}')
-            return close_object(w);
+        if (c == '}') {
+            close_object(w);
+            return true;
+        }
         [[fallthrough]];
     case expect::key:
         if (c == '"') {
             key_.clear();
             reading_ = reading::key;
-            return;
+            return true;
         }
         break;
     case expect::colon:
         if (c == ':') {
             expect_ = expect::value;
-            return;
+            return true;
         }
         break;
-    case expect::value: return begin_value(c, w);
+    case expect::value:
+        if (c != ',' && c != '}' && c != ']' && c != ':')
+            return begin_value(c, w);
+        break;
     case expect::comma_or_end:
         if (c == ',') {
             expect_ = expect::key;
-            return;
+            return true;
         }
-        if (c == '}')
-            return close_object(w);
+        if (c == '}') {
+            close_object(w);
+            return true;
+        }
         break;
     case expect::after:
     case expect::text: break;
@@ -154,26 +164,27 @@ void structured::structural(char c, Writer& w)
     // Not the schema's object: what is left of the channel is text, this byte included.
     expect_ = expect::text;
     w.text(std::string_view(&c, 1));
+    return true;
 }
 
 template<class Writer>
-void structured::begin_value(char c, Writer& w)
+bool structured::begin_value(char c, Writer& w)
 {
     const bool top = place_ == place::response;
     if (top && c == '"' && key_ == options_.content_key) {
         reading_ = reading::content;
         decoder_.reset();
-        return;
+        return true;
     }
     if (top && c == '{' && key_ == options_.tool_call_key && !call_ && !name_done_) {
         place_ = place::tool_call;
         expect_ = expect::key_or_end;
-        return;
+        return true;
     }
     if (!top && c == '"' && key_ == options_.name_key && !name_done_) {
         reading_ = reading::name;
         decoder_.reset();
-        return;
+        return true;
     }
     reading_ = reading::skipped;
     if (!top && key_ == options_.arguments_key && !arguments_done_ && !call_) {
@@ -187,8 +198,7 @@ void structured::begin_value(char c, Writer& w)
     in_string_ = false;
     escaped_ = false;
     scalar_ = c != '{' && c != '[' && c != '"';
-    const std::string_view first(&c, 1);
-    (void)value_bytes(first, 0, w);   // one byte: opens the value (or ends a one-digit scalar)
+    return false;   // value_bytes() reads the value from this byte on, with what follows it
 }
 
 template<class Writer>
