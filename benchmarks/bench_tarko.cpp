@@ -3,6 +3,9 @@
 // - tarko/openai_chat/content:N/sink:{none,tarko}: the openai_chat write_file stream (4-character
 //   deltas, 16 KiB network reads) through the pipeline with a null sink, then with the Agent TARS
 //   sink teed beside it (its lines go to a callback that only counts bytes).
+// - tarko/openai_chat/content:N/sink:preview: the same pipeline with a sink feeding each
+//   argument fragment to toolstream::partial_json and reading the preview: what the peers'
+//   partial-json / jsonrepair rows do (SSE, then a preview per delta), in O(delta).
 // - preview/partial_json/content:N: the same call's argument text in the same 4-character
 //   deltas fed to toolstream::partial_json, the preview read after each delta: what the web
 //   UI's `jsonrepair(accumulated)` per event does, in O(delta). The peers re-parsing per delta
@@ -55,6 +58,33 @@ void pipeline_with_tarko_sink(benchmark::State& state)
     tb::verify(state, total > static_cast<std::size_t>(state.range(0)), "tarko events carry the arguments");
 }
 
+// The live preview as a sink: each argument fragment fed to partial_json, read after each.
+struct preview_sink {
+    ts::partial_json* preview;
+    void operator()(const ts::argument_fragment& f) const
+    {
+        preview->feed(f.json);
+        benchmark::DoNotOptimize(&preview->preview());
+    }
+    void operator()(const ts::segment_event&) const {}
+};
+
+void pipeline_with_preview(benchmark::State& state)
+{
+    const std::string& bytes = tb::input("openai_chat", static_cast<std::size_t>(state.range(0)));
+    ts::partial_json preview;
+    for (auto _ : state) {
+        preview.reset();
+        ts::pipeline<ts::openai_chat, ts::api_tool_call, preview_sink> p(preview_sink{&preview});
+        for (std::size_t at = 0; at < bytes.size(); at += tb::network_read)
+            (void)p.write(std::string_view(bytes).substr(at, tb::network_read));
+        (void)p.finish();
+    }
+    tb::report_bytes(state, bytes.size());
+    tb::verify(state, !preview.failed() && preview.preview().as_object().contains("content"),
+               "the preview holds the content");
+}
+
 void preview_partial_json(benchmark::State& state)
 {
     const std::string arguments = tb::write_file_arguments_json(static_cast<std::size_t>(state.range(0)));
@@ -81,6 +111,7 @@ void sizes(benchmark::internal::Benchmark* b)
 
 BENCHMARK(pipeline_without_sink)->Name("tarko/openai_chat/sink:none")->Apply(sizes);
 BENCHMARK(pipeline_with_tarko_sink)->Name("tarko/openai_chat/sink:tarko")->Apply(sizes);
+BENCHMARK(pipeline_with_preview)->Name("tarko/openai_chat/sink:preview")->Apply(sizes);
 BENCHMARK(preview_partial_json)->Name("preview/partial_json")->Apply(sizes);
 
 } // namespace

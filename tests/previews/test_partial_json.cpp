@@ -41,6 +41,7 @@ TEST_CASE("partial_json: what a prefix shows", "[previews]")
     CHECK(preview_of(R"({"s": "\ud83d)") == R"({"s":""})");          // half a surrogate pair
     CHECK(preview_of(R"({"s": "\ud83d\ude00)") == "{\"s\":\"\xF0\x9F\x98\x80\"}");
     CHECK(preview_of("{\"s\": \"\xC3") == R"({"s":""})");            // half a UTF-8 character
+    CHECK(preview_of(R"({"path": "a.py", "content": "print(\"hi)") == R"({"path":"a.py","content":"print(\"hi"})");   // README
     CHECK(preview_of(R"({"n": 12)") == "{}");                         // an unfinished number
     CHECK(preview_of(R"({"n": 123,)") == R"({"n":123})");
     CHECK(preview_of(R"({"b": tr)") == "{}");

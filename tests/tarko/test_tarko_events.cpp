@@ -1,8 +1,11 @@
 // The Agent TARS `assistant_streaming_tool_call` events: on every recorded stream at every
 // chunking, on text-format calls at every split position, and their exact shape.
 #include <toolstream/handler.hpp>
+#include <toolstream/pipeline.hpp>
+#include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/policies/json_calls.hpp>
 #include <toolstream/policies/xml.hpp>
+#include <toolstream/providers/openai_chat.hpp>
 #include <toolstream/runtime_pipeline.hpp>
 #include <toolstream/writers/tarko_events.hpp>
 
@@ -257,4 +260,24 @@ TEST_CASE("tarko: exact lines, names, message ids and UTF-8 held whole", "[tarko
         fixed(response_started{"chatcmpl-2", "m"});
         CHECK(fixed.message_id() == "turn-7");
     }
+}
+
+TEST_CASE("tarko: the README's pipeline prints the README's lines", "[tarko]")
+{
+    std::vector<std::string> lines;
+    auto print = [&lines](std::string_view line) { lines.emplace_back(line); };
+    using sink = tee_sink<recording_sink, tarko_event_sink<decltype(print)>>;
+    pipeline<openai_chat, api_tool_call, sink> p{sink{{}, tarko_event_sink{print}}};
+    (void)p.write(R"(data: {"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"getWeather","arguments":"{\"city\":\"Z"}}]}}]})"
+                  "\n\n"
+                  R"(data: {"id":"chatcmpl-1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"ürich\"}"}}]},"finish_reason":"tool_calls"}]})"
+                  "\n\ndata: [DONE]\n\n");
+    (void)p.finish();
+    const std::vector<std::string> readme{
+        R"({"type":"assistant_streaming_tool_call","toolCallId":"call_1","toolName":"getWeather","arguments":"","isComplete":false,"messageId":"chatcmpl-1"})",
+        R"({"type":"assistant_streaming_tool_call","toolCallId":"call_1","toolName":"getWeather","arguments":"{\"city\":\"Z","isComplete":false,"messageId":"chatcmpl-1"})",
+        R"({"type":"assistant_streaming_tool_call","toolCallId":"call_1","toolName":"getWeather","arguments":"ürich\"}","isComplete":false,"messageId":"chatcmpl-1"})",
+        R"({"type":"assistant_streaming_tool_call","toolCallId":"call_1","toolName":"getWeather","arguments":"","isComplete":true,"messageId":"chatcmpl-1"})"};
+    CHECK(lines == readme);
+    CHECK(p.sink().first().invocations.size() == 1);
 }
