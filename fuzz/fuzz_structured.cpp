@@ -74,6 +74,12 @@ void check_against_parse(std::string_view body, const structured_options& keys, 
     const auto* args = call->get_object().if_contains(keys.arguments_key);
     if (name == nullptr || !name->is_string() || (args != nullptr && !args->is_object()))
         return;   // not the schema's call: its status is the policy's to choose
+    if (name->get_string().empty()) {   // a call with no name: never complete
+        for (const auto& inv : got.invocations)
+            if (inv.is_complete())
+                fuzz::fail("a complete call with an empty name", fuzz::dump(got.invocations));
+        return;
+    }
     const boost::json::object want = args != nullptr ? args->get_object() : boost::json::object{};
     if (got.invocations.size() != 1 || !got.invocations[0].is_complete() || got.invocations[0].name != name->get_string()
         || got.invocations[0].arguments != want)

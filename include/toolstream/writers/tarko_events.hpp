@@ -62,7 +62,8 @@ public:
         if (!is_tool_segment(e.segment_kind) || e.type == segment_event_type::SEGMENT_CONTENT)
             return;
         if (e.type == segment_event_type::SEGMENT_START) {
-            open_.push_back({std::string(e.segment_id), name_of(e), {}});
+            open_.push_back({std::string(e.segment_id), name_of(e), {}, {}});
+            open_.back().prefix = prefix_of(open_.back());
             emit(open_.back(), {}, false);
             return;
         }
@@ -72,8 +73,10 @@ public:
         if (!it->held.empty())   // the input's own invalid UTF-8: pass it on as it is
             emit(*it, std::exchange(it->held, {}), false);
         if (e.status == segment_status::complete) {
-            if (it->name.empty())
+            if (it->name.empty()) {
                 it->name = name_of(e);
+                it->prefix = prefix_of(*it);
+            }
             emit(*it, {}, true);
         }
         open_.erase(it);
@@ -104,6 +107,12 @@ public:
     void new_message(std::string_view id = {})
     {
         message_id_ = !fixed_id_.empty() ? fixed_id_ : !id.empty() ? std::string(id) : generated_id();
+        partial_suffix_ = R"(,"isComplete":false,"messageId":)";
+        detail::append_json_string(partial_suffix_, message_id_);
+        partial_suffix_ += '}';
+        complete_suffix_ = R"(,"isComplete":true,"messageId":)";
+        detail::append_json_string(complete_suffix_, message_id_);
+        complete_suffix_ += '}';
     }
 
     /// The current message's id (generated on first use when none was given).
@@ -121,6 +130,7 @@ private:
         std::string id;
         std::string name;
         std::string held;   // the first bytes of a UTF-8 character the next fragment finishes
+        std::string prefix;   // every event's text up to `arguments`' value
     };
 
     /// How many bytes at the end of `s` begin a UTF-8 character that `s` does not finish.
@@ -163,24 +173,33 @@ private:
         return id;
     }
 
+    static std::string prefix_of(const open_call& c)
+    {
+        std::string prefix = R"({"type":"assistant_streaming_tool_call","toolCallId":)";
+        detail::append_json_string(prefix, c.id);
+        prefix += R"(,"toolName":)";
+        detail::append_json_string(prefix, c.name);
+        prefix += R"(,"arguments":)";
+        return prefix;
+    }
+
+    // The call's prefix and the message's suffix are made once: per event only `arguments` is
+    // escaped.
     void emit(const open_call& c, std::string_view arguments, bool complete)
     {
-        line_.clear();
-        line_ += R"({"type":"assistant_streaming_tool_call","toolCallId":)";
-        detail::append_json_string(line_, c.id);
-        line_ += R"(,"toolName":)";
-        detail::append_json_string(line_, c.name);
-        line_ += R"(,"arguments":)";
+        if (message_id_.empty())
+            new_message();
+        line_.assign(c.prefix);
         detail::append_json_string(line_, arguments);
-        line_ += complete ? R"(,"isComplete":true,"messageId":)" : R"(,"isComplete":false,"messageId":)";
-        detail::append_json_string(line_, message_id());
-        line_ += '}';
+        line_ += complete ? complete_suffix_ : partial_suffix_;
         on_event_(std::string_view(line_));
     }
 
     F on_event_;
     std::string fixed_id_;
     std::string message_id_;
+    std::string partial_suffix_;    // `,"isComplete":false,"messageId":…}`
+    std::string complete_suffix_;
     std::vector<open_call> open_;
     std::string joined_;   // held bytes and the fragment that finishes them
     std::string line_;   // reused: no allocation per event once it has grown
