@@ -21,10 +21,10 @@ struct reasoned : reasoning_policy<Format, R> {
 template<class Policy>
 void check(const fuzz::input& in, const text_format_options& options)
 {
-    // The engine holds at most a hold cap of opening plus a held body; a reasoning parser adds
-    // at most 256 leading blanks and a marker. A call ENDs complete after its closing marker or,
+    // The engine holds at most a hold cap of opening plus a held body (its input bytes and the
+    // body decoded from them); a reasoning parser adds at most 256 leading blanks and a marker. A call ENDs complete after its closing marker or,
     // when that was stripped, at the end of the stream: no closing rule is checked.
-    const std::size_t bound = options.max_held + options.max_held_body + 512;
+    const std::size_t bound = options.max_held + 2 * options.max_held_body + 512;
     fuzz::check_text_policy<Policy>(in, options, nullptr, bound);
 }
 

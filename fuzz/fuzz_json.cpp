@@ -29,6 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // File bodies are decoded from JSON strings (json_calls::decodes_file_bodies): the recorder
     // leaves them out of the reconstructed input.
     static_assert(fuzz::decodes_file_bodies<json_calls>());
-    fuzz::check_text_policy<json_calls>(*in, options, closed, options.max_held + options.max_held_body);
+    // A file waiting for its path holds its raw input and the body decoded from it.
+    fuzz::check_text_policy<json_calls>(*in, options, closed, options.max_held + 2 * options.max_held_body);
     return 0;
 }

@@ -24,6 +24,16 @@ TEST_CASE("deepseek_v31: a section of calls between prose", "[formats][deepseek_
     CHECK(calls(r) == "seg_2 get_weather {\"location\":\"Tokyo\"}\nseg_3 get_time {\"tz\":\"Asia/Tokyo — é\"}\n");
 }
 
+TEST_CASE("deepseek_v31: the smallest hold cap still fits the 27-byte markers", "[formats][deepseek_v31]")
+{
+    // Found by fuzz_formats: with max_held = 16 the opening's window was shorter than
+    // `<｜tool▁call▁begin｜>` and reading past it threw std::out_of_range out of feed().
+    const text_format_options tiny{.max_held = 16, .max_held_body = 64, .reasoning_open_at_start = {}, .schemas = {}};
+    const auto r = test::run_checked<deepseek_v31>(
+        "a<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"x\": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>", tiny);
+    CHECK(calls(r) == "seg_2 f {\"x\":1}\n");
+}
+
 TEST_CASE("deepseek_v31: write_file streams its decoded body; markers inside strings end nothing", "[formats][deepseek_v31]")
 {
     const auto r = test::run_checked<deepseek_v31>(

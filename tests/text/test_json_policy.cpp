@@ -153,6 +153,31 @@ TEST_CASE("json: past max_held without a name, START goes without tool_name and 
     }
 }
 
+TEST_CASE("json: a file's START waits for its path up to max_held_body input bytes, at any chunking", "[json]")
+{
+    // Found by fuzz_json: whole, the arguments came as one span larger than the room left, and
+    // START went out before the path in that span was read; in small chunks the path was read
+    // first. The frame counts input bytes, and the reader writes pieces that fit its room.
+    const json_calls_options small{.max_held = 300, .max_held_body = 64};
+    for (const std::string_view input : {
+             R"({"name":"write_file","arguments":{"path":"a","content] {" {"tool")",
+             R"({"name":"write_file","arguments":{"path":"a","content":"x
+y"}})",
+             R"({"name":"write_file","arguments":"{\"path\":\"a\",\"content\":\"x\\ny\"}"})"}) {
+        INFO(input);
+        const auto r = run_whole<toolstream::json_calls>(input, small);
+        REQUIRE(!r.events.empty());
+        CHECK(r.events.front().metadata.at("path") == "a");
+        check_chunk_invariance<toolstream::json_calls>(input, small);
+    }
+    // A path past the bound: START without it, at the same byte whatever the chunking.
+    const std::string late = R"({"name":"write_file","arguments":{"content":")" + std::string(200, 'x') + R"(","path":"a"}})";
+    const auto r = run_whole<toolstream::json_calls>(late, small);
+    REQUIRE(!r.events.empty());
+    CHECK(!r.events.front().metadata.contains("path"));
+    check_chunk_invariance<toolstream::json_calls>(late, small);
+}
+
 TEST_CASE("json: signatures may be split by whitespace", "[json]")
 {
     check_single_call("{ \"tool\" :\n {\"function\": \"a\", \"parameters\": {}}}", "a", "{}");

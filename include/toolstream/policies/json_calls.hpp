@@ -19,8 +19,9 @@ struct json_calls_options {
     /// it, the `{` is text), or a call whose tool name is not known yet (past it, the call STARTs
     /// without `tool_name`, which its END then carries). At least 16.
     std::size_t max_held = 4096;
-    /// The most bytes held while a file tool's START waits for a `path` that comes after its
-    /// body; past it the segment STARTs without the path, which its END then carries.
+    /// The most input bytes held while a file tool's START waits for a `path` that comes after
+    /// its body (plus the body decoded from them, at most as many bytes again); past it the
+    /// segment STARTs without the path, which its END then carries.
     std::size_t max_held_body = std::size_t{1} << 20;
 };
 
@@ -107,8 +108,8 @@ private:
 /// is a file or shell segment streaming the decoded body; the raw JSON is then markup. START
 /// waits until the tool name has been read, the call ends, or `max_held` bytes are held (then it
 /// STARTs without `tool_name`, which END carries); a file's START also waits for its path, up to
-/// `max_held_body` bytes. `held_bytes()` stays within `max_held`, plus `max_held_body` while a
-/// file waits for its path. END carries `{tool_name, arguments}`; a call
+/// `max_held_body` input bytes. `held_bytes()` stays within `max_held`, plus twice `max_held_body`
+/// (raw and decoded) while a file waits for its path. END carries `{tool_name, arguments}`; a call
 /// without a name, arguments that are not an object, or invalid JSON END `invalid_arguments`; a
 /// stream ending inside a call ENDs it `incomplete`. A half-read signature at the end is text.
 struct json_calls_format {

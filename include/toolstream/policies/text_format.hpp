@@ -22,9 +22,10 @@ namespace toolstream {
 /// Options of a format that declares none of its own.
 struct text_format_options {
     /// The most bytes held while an opening (a call's header, a marker's lookahead) is read, and
-    /// while a call waits for its tool name. At least 16.
+    /// while a call waits for its tool name. At least 16 bytes past the format's longest markers.
     std::size_t max_held = 4096;
-    /// The most bytes of a file body held while its START waits for the path.
+    /// The most input bytes of a file call held while its START waits for the path (a format
+    /// that decodes JSON bodies also holds the decoded body: at most as many bytes again).
     std::size_t max_held_body = std::size_t{1} << 20;
     /// Whether the stream starts inside reasoning (the opening marker was in the prompt); unset:
     /// the format's `reasoning_open_at_start`.

@@ -27,6 +27,8 @@ enum class byte_role : unsigned char {
     call_text,       ///< content of a tool_call segment, syntax of a file or shell segment
     argument_text,   ///< as call_text, and for a tool_call also an argument fragment (raw JSON)
     argument,        ///< an argument fragment of a tool_call (generated JSON); dropped otherwise
+    decoded,         ///< content decoded from the input's JSON: held without counting toward
+                     ///< the hold limit, which its raw bytes (reported as call_text) count
 };
 
 /// The segment a tool name makes: write_file, patch_file or run_bash by the tool_syntax table,
@@ -46,7 +48,9 @@ struct call_frame_limits {
 /// One call at a time. START waits until the tool name is known (when the format writes it inside
 /// the call) and, for file tools, until `path` is; meanwhile every span is held, in input order,
 /// up to the limit of what is awaited, past which START goes out without it (a later name or path
-/// is then in END's metadata). Syntax that comes before anything is held goes out at once.
+/// is then in END's metadata). Syntax that comes before anything is held goes out at once. The
+/// limit counts input bytes: a reader that decodes what it reports keeps START at the same input
+/// byte whatever the chunking by writing pieces of at most hold_room() bytes.
 class call_frame {
 public:
     explicit call_frame(call_frame_limits limits = {}) : limits_(limits) {}
@@ -65,6 +69,7 @@ public:
         open_ = true;
         started_ = false;
         held_.clear();
+        held_input_ = 0;
         pieces_.clear();
         if (ready())
             start(out);
@@ -124,12 +129,15 @@ public:
         }
         if (!started_) {
             bool hold = role != byte_role::markup || !pieces_.empty();
-            if (hold && bytes.size() > limit() - std::min(limit(), held_.size())) {
+            const bool input = role != byte_role::decoded;
+            if (hold && input && bytes.size() > hold_room()) {
                 start(out);
                 hold = false;
             }
             if (hold) {
                 held_.append(bytes);
+                if (input)
+                    held_input_ += bytes.size();
                 if (!pieces_.empty() && pieces_.back().role == role)
                     pieces_.back().size += bytes.size();
                 else
@@ -169,10 +177,19 @@ public:
     /// Bytes held until START.
     std::size_t held_bytes() const noexcept { return held_.size(); }
 
+    /// Input bytes the frame still holds before it must START (unbounded once started).
+    std::size_t hold_room() const noexcept
+    {
+        if (started_ || !open_)
+            return static_cast<std::size_t>(-1);
+        return limit() - std::min(limit(), held_input_);
+    }
+
     void reset() noexcept
     {
         open_ = started_ = false;
         held_.clear();
+        held_input_ = 0;
         pieces_.clear();
         meta_.clear();
     }
@@ -207,6 +224,7 @@ private:
             at += p.size;
         }
         held_.clear();
+        held_input_ = 0;
         pieces_.clear();
     }
 
@@ -216,7 +234,8 @@ private:
         const bool call = type_ == segment_type::tool_call;
         switch (role) {
         case byte_role::markup: out.markup(bytes); return;
-        case byte_role::content: out.content(ref_, bytes); return;
+        case byte_role::content:
+        case byte_role::decoded: out.content(ref_, bytes); return;
         case byte_role::call_text:
         case byte_role::argument_text:
             if (!call) {
@@ -245,6 +264,7 @@ private:
     bool name_known_ = false;
     bool type_fixed_ = false;
     std::string held_;            // spans held until START, in input order
+    std::size_t held_input_ = 0;  // of which input bytes (not decoded ones)
     std::vector<piece> pieces_;   // held_ split by role
 };
 

@@ -174,22 +174,28 @@ private:
         switch (mode_) {
         case mode::none: ctx.call.add(byte_role::call_text, bytes, ctx.out); return;
         case mode::raw: ctx.call.add(byte_role::argument_text, bytes, ctx.out); return;
-        case mode::file: ctx.call.add(byte_role::call_text, bytes, ctx.out); file_.write(bytes, ctx.call, ctx.out); return;
+        case mode::file: file_.read(bytes, ctx.call, ctx.out, [](std::string_view raw) { return raw; }); return;
+        case mode::file_string:
+            file_.read(bytes, ctx.call, ctx.out, [this](std::string_view raw) { return decode(raw); });
+            return;
         case mode::string:
-        case mode::file_string: break;
+            ctx.call.add(byte_role::call_text, bytes, ctx.out);
+            ctx.call.add(byte_role::argument, decode(bytes), ctx.out);
+            return;
         }
-        ctx.call.add(byte_role::call_text, bytes, ctx.out);
+    }
+
+    // The arguments JSON a piece of a JSON string holding it decodes to.
+    std::string_view decode(std::string_view raw)
+    {
         decoded_.clear();
-        string_.append(bytes, decoded_);
+        string_.append(raw, decoded_);
         std::string_view d = decoded_;
         if (leading_space_) {   // the arguments' JSON starts at its first non-blank character
             d.remove_prefix(std::min(d.size(), d.find_first_not_of(" \t\r\n")));
             leading_space_ = d.empty();
         }
-        if (mode_ == mode::file_string)
-            file_.write(d, ctx.call, ctx.out);
-        else
-            ctx.call.add(byte_role::argument, d, ctx.out);
+        return d;
     }
 
     template<class W>

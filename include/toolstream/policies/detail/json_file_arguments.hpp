@@ -46,6 +46,22 @@ public:
             catch_up(call, out);
     }
 
+    /// Reports the raw `bytes` of the arguments to `call` as call_text and reads them, in pieces
+    /// of at most the frame's hold_room(): a path read from a piece is in START whatever the
+    /// chunking. `json_of(piece)` is the arguments JSON a raw piece holds (itself, or its decoding
+    /// when the arguments are a JSON string).
+    template<class W, class JsonOf>
+    void read(std::string_view bytes, call_frame& call, W& out, JsonOf&& json_of)
+    {
+        while (!bytes.empty()) {
+            const std::size_t n = std::min(bytes.size(), std::max<std::size_t>(call.hold_room(), 1));
+            const std::string_view piece = bytes.substr(0, n);
+            call.add(byte_role::call_text, piece, out);
+            write(json_of(piece), call, out);
+            bytes.remove_prefix(n);
+        }
+    }
+
     /// Why the arguments are unusable (empty when they decoded to the end); forgets the call.
     template<class W>
     std::string finish(W& out)
@@ -99,7 +115,7 @@ private:
                     k.skip -= n;
                     piece.remove_prefix(n);
                     k.self->body_bytes_ += piece.size();
-                    k.call->add(byte_role::content, piece, *k.out);
+                    k.call->add(byte_role::decoded, piece, *k.out);
                 },
                 [](void* p, std::string_view path) {
                     auto& k = *static_cast<sink<W>*>(p);

@@ -51,8 +51,7 @@ public:
         const std::size_t end = scan(w);
         const std::string_view bytes = w.substr(0, end);
         if (file_) {
-            ctx.call.add(byte_role::call_text, bytes, ctx.out);
-            file_arguments_.write(bytes, ctx.call, ctx.out);
+            file_arguments_.read(bytes, ctx.call, ctx.out, [](std::string_view raw) { return raw; });
         } else {
             ctx.call.add(byte_role::argument_text, bytes, ctx.out);
         }

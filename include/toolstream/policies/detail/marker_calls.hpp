@@ -72,12 +72,11 @@ std::optional<call_header> read_call_header(std::string_view header)
 template<class T>
 class marker_calls {
 public:
-    /// Options with `max_held` (the hold cap, at least 16) and `max_held_body`, and optionally
-    /// `schemas` (key_value: typed values).
+    /// Options with `max_held` (the hold cap: at least 16 bytes past the format's longest
+    /// markers) and `max_held_body`, and optionally `schemas` (key_value: typed values).
     template<class Options>
     explicit marker_calls(const Options& options)
-        : cap_(std::max<std::size_t>(options.max_held, 16)),
-          limits_{std::max<std::size_t>(options.max_held, 16), options.max_held_body}
+        : cap_(std::max(options.max_held, min_cap)), limits_{cap_, options.max_held_body}
     {
         if constexpr (requires { options.schemas; })
             schemas_ = options.schemas;
@@ -154,6 +153,9 @@ private:
     static constexpr bool ignore_case = ignore_case_of<T>();
     static constexpr text_arguments kind = T::arguments;
     static constexpr std::array<std::string_view, 1> openers_{section ? section_open : call_open};
+    // An opening must fit its markers and a short header (DeepSeek's are 27 bytes each).
+    static constexpr std::size_t min_cap = 16 + std::max({call_open.size() + header_end.size(), section_open.size(),
+                                                          section_close.size(), call_close.size()});
 
     enum class phase { section, arguments, close, done };
 
