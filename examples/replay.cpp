@@ -2,20 +2,22 @@
 //
 //   toolstream-replay --provider openai_chat|openai_responses|anthropic|gemini|ollama|mistral|text
 //                     [--parser NAME] [--reasoning-parser NAME] [--tools FILE.json]
-//                     [--chunk N] [--emit summary|events|invocations|openai-sse]
+//                     [--chunk N] [--emit summary|events|invocations|openai-sse|tarko]
 //                     [--tool-events] [--extensions chunk|comment] [FILE|-]
 //
 // --emit summary (default) prints one JSON object in the `.expected.json` shape; events prints
 // one segment event per line; invocations prints one {id, name, arguments, status} per line;
 // openai-sse writes the stream as OpenAI Chat Completions SSE (chat.completion.chunk), ending
-// with data: [DONE]. --tool-events adds, after each complete tool call, what a host running the
-// tool would add (progress `step` and `complete`, and a result echoing the arguments), encoded
-// per --extensions. --tools reads an OpenAI `tools` array whose parameter schemas type the raw
-// values of the key/value formats (qwen3_coder, glm45, minimax_m2); without it they are strings.
+// with data: [DONE]; tarko prints one Agent TARS assistant_streaming_tool_call event per line.
+// --tool-events adds, after each complete tool call, what a host running the tool would add
+// (progress `step` and `complete`, and a result echoing the arguments), encoded per --extensions.
+// --tools reads an OpenAI `tools` array whose parameter schemas type the raw values of the
+// key/value formats (qwen3_coder, glm45, minimax_m2); without it they are strings.
 // Exit: 0 once the stream was processed (a provider error goes in "error"), 2 bad usage, 1 I/O.
 #include <toolstream/handler.hpp>
 #include <toolstream/runtime_pipeline.hpp>
 #include <toolstream/writers/openai_sse.hpp>
+#include <toolstream/writers/tarko_events.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -41,7 +43,7 @@ namespace ts = toolstream;
 
 namespace {
 
-enum class emit_mode { summary, events, invocations, openai_sse };
+enum class emit_mode { summary, events, invocations, openai_sse, tarko };
 
 struct arguments {
     std::string provider;
@@ -67,7 +69,7 @@ std::string joined(std::span<const std::string_view> names)
 const std::string usage_text = "usage: toolstream-replay --provider " + joined(ts::provider_names) + "|text\n"
     "                         [--parser " + joined(ts::policy_names) + "]\n"
     "                         [--reasoning-parser NAME] [--tools FILE.json]\n"
-    "                         [--chunk N] [--emit summary|events|invocations|openai-sse]\n"
+    "                         [--chunk N] [--emit summary|events|invocations|openai-sse|tarko]\n"
     "                         [--tool-events] [--extensions chunk|comment] [FILE|-]\n";
 
 // The schemas of the OpenAI `tools` array in `path`; null (and a message) when it is not one.
@@ -115,6 +117,8 @@ std::optional<arguments> parse_arguments(int argc, char** argv)
                 a.emit = emit_mode::invocations;
             else if (v == "openai-sse")
                 a.emit = emit_mode::openai_sse;
+            else if (v == "tarko")
+                a.emit = emit_mode::tarko;
             else
                 return std::nullopt;
         } else if (arg == "--tool-events") {
@@ -138,14 +142,32 @@ std::optional<arguments> parse_arguments(int argc, char** argv)
     return a;
 }
 
+// Prints one Agent TARS `assistant_streaming_tool_call` event per line (--emit tarko).
+struct print_line {
+    void operator()(std::string_view line) const { std::cout << line << '\n'; }
+};
+
 // Prints events or invocations as they happen, per --emit.
 struct line_printer {
     emit_mode mode;
+    ts::tarko_event_sink<print_line> tarko{print_line{}};
 
-    void operator()(const ts::segment_event& e) const
+    void operator()(const ts::segment_event& e)
     {
         if (mode == emit_mode::events)
             std::cout << ts::to_json_string(e) << '\n';
+        else if (mode == emit_mode::tarko)
+            tarko(e);
+    }
+    void operator()(const ts::argument_fragment& f)
+    {
+        if (mode == emit_mode::tarko)
+            tarko(f);
+    }
+    void operator()(const ts::response_started& r)
+    {
+        if (mode == emit_mode::tarko)
+            tarko(r);
     }
     void operator()(const ts::tool_invocation& inv) const
     {

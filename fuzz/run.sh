@@ -37,7 +37,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 read -r -a providers <<<"$(tr '\n' ' ' <"$repo/include/toolstream/registry.hpp" \
     | grep -o 'registered_providers = type_list<[^>]*>' | sed 's/.*type_list<//; s/>$//' | tr -d ' ' | tr ',' ' ')"
 [ ${#providers[@]} -gt 0 ] || { echo "no providers found in registry.hpp" >&2; exit 2; }
-all=(sse ndjson "${providers[@]}" xml json sentinel api_tool_call formats)
+all=(sse ndjson "${providers[@]}" xml json sentinel structured api_tool_call formats)
 is_provider() { local p; for p in "${providers[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
 source_of() { if is_provider "$1"; then echo "$repo/fuzz/fuzz_provider.cpp"; else echo "$repo/fuzz/fuzz_$1.cpp"; fi; }
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
@@ -174,6 +174,22 @@ Hi [[SEG_START {"type":"write_file","path":"/a.py"}]]print("hi")[[SEG_END]] then
 [[SEG_START {"type":"patch_file","path":"p"}]]--- a
 EOF
         ;;
+    structured)   # header bit 2 set: the keys say, call, tool, input (fuzz_structured.cpp)
+        seed structured agent_tars <<'EOF'
+{"content": "Let me check \"it\"\n\u00e9\ud83d\ude00.", "toolCall": {"name": "getWeather", "args": {"city": "a}b", "n": [1, {"x": null}]}}}
+EOF
+        seed structured any_order <<'EOF'
+ {"toolCall": {"args": {"name": "inner"}, "id": 7, "name": "outer"}, "extra": [{"}": "]"}], "content": "after"}
+EOF
+        printf '{"content": "", "toolCall": {"name": "now"}}' | seed structured no_args
+        printf '{"toolCall": {"name": "write", "args": {"text": "ab' | seed structured cut
+        printf 'Sorry, plain text {"content": 1}' | seed structured text
+        printf '\005\052\000\000{"say": "hi", "call": {"input": {"a": [true, 1.5e3]}, "tool": "t"}}' \
+            >"$work/seeds/$t/other_keys"
+        for f in "$fixtures"/jsontestsuite/y_*.json; do
+            i=$((i + 1)); [ $((i % 4)) -eq 0 ] || continue   # a sample: the cases are alike
+            { printf '{"toolCall": {"name": "f", "args": {"v": '; cat "$f"; printf '}}}'; } | seed "$t" "$(basename "$f")"
+        done ;;
     api_tool_call)
         # Every JSONTestSuite case as a generic call's arguments and inside a write_file call.
         for f in "$fixtures"/jsontestsuite/[yni]_*.json; do
@@ -200,7 +216,7 @@ run_target() {
     make_seeds "$t"
     mkdir -p "$corpora/$t" "$work/artifacts/$t"
     local status=0 len=$max_len
-    case $t in xml|json|sentinel|api_tool_call) len=$policy_max_len ;; esac
+    case $t in xml|json|sentinel|structured|api_tool_call) len=$policy_max_len ;; esac
     "$work/bin/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -max_len="$len" -timeout=30 -rss_limit_mb=2048 \
         "${extra[@]}" -print_final_stats=1 -artifact_prefix="$work/artifacts/$t/" \
         "$corpora/$t" "$work/seeds/$t" >"$log" 2>&1 || status=$?

@@ -6,11 +6,13 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/invocation_adapter.hpp>
 #include <toolstream/limits.hpp>
+#include <toolstream/partial_json.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/policies/json_calls.hpp>
 #include <toolstream/policies/runtime.hpp>
 #include <toolstream/policies/sentinel.hpp>
+#include <toolstream/policies/structured.hpp>
 #include <toolstream/policies/xml.hpp>
 #include <toolstream/provider.hpp>
 #include <toolstream/registry.hpp>
@@ -39,3 +41,4 @@
 #include <toolstream/version.hpp>
 #include <toolstream/writers/openai_completion.hpp>
 #include <toolstream/writers/openai_sse.hpp>
+#include <toolstream/writers/tarko_events.hpp>

@@ -132,6 +132,46 @@ TEST_CASE("replay: a provider error is reported in the summary with exit code 0"
     CHECK(boost::json::parse(r.out).at("error") == "quota exceeded");
 }
 
+TEST_CASE("replay: --emit tarko prints one assistant_streaming_tool_call event per line", "[cli][tarko]")
+{
+    const std::string input = R"(data: {"id":"chatcmpl-9","choices":[{"index":0,"delta":{"content":"ok","tool_calls":[{"index":0,"id":"call_1","function":{"name":"f","arguments":"{\"a\":"}}]}}]})"
+                              "\n\n"
+                              R"(data: {"id":"chatcmpl-9","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]},"finish_reason":"tool_calls"}]})"
+                              "\n\ndata: [DONE]\n\n";
+    for (const char* chunk : {"", " --chunk 1"}) {
+        auto r = run(std::string("--provider openai_chat --emit tarko") + chunk + " -", input);
+        REQUIRE(r.exit_code == 0);
+        CHECK(r.out == R"({"type":"assistant_streaming_tool_call","toolCallId":"call_1","toolName":"f","arguments":"","isComplete":false,"messageId":"chatcmpl-9"})" "\n"
+                       R"({"type":"assistant_streaming_tool_call","toolCallId":"call_1","toolName":"f","arguments":"{\"a\":","isComplete":false,"messageId":"chatcmpl-9"})" "\n"
+                       R"({"type":"assistant_streaming_tool_call","toolCallId":"call_1","toolName":"f","arguments":"1}","isComplete":false,"messageId":"chatcmpl-9"})" "\n"
+                       R"({"type":"assistant_streaming_tool_call","toolCallId":"call_1","toolName":"f","arguments":"","isComplete":true,"messageId":"chatcmpl-9"})" "\n");
+    }
+}
+
+TEST_CASE("replay: --parser structured reads a structured-outputs response", "[cli][structured]")
+{
+    auto r = run("--provider text --parser structured",
+                 R"({"content": "Checking.", "toolCall": {"name": "get_weather", "args": {"city": "Paris"}}})");
+    REQUIRE(r.exit_code == 0);
+    const auto got = boost::json::parse(r.out);
+    CHECK(got.at("choices").at(0).at("text") == "Checking.");
+    CHECK(got.at("choices").at(0).at("tool_calls").at(0).at("name") == "get_weather");
+    CHECK(got.at("choices").at(0).at("tool_calls").at(0).at("arguments") == boost::json::parse(R"({"city":"Paris"})"));
+
+    auto events = run("--provider text --parser structured --emit tarko",
+                      R"({"toolCall": {"args": {"city": "Paris"}, "name": "get_weather"}})");
+    REQUIRE(events.exit_code == 0);
+    std::vector<boost::json::value> lines;
+    for (std::size_t at = 0, nl; (nl = events.out.find('\n', at)) != std::string::npos; at = nl + 1)
+        lines.push_back(boost::json::parse(events.out.substr(at, nl - at)));
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0].at("toolName") == "");
+    CHECK(lines[1].at("arguments") == R"({"city": "Paris"})");
+    CHECK(lines[2].at("toolName") == "get_weather");
+    CHECK(lines[2].at("isComplete") == true);
+    CHECK(lines[2].at("messageId").as_string().starts_with("msg_"));
+}
+
 TEST_CASE("replay: bad usage exits 2, I/O failure exits 1", "[cli]")
 {
     CHECK(run("").exit_code == 2);
@@ -139,6 +179,7 @@ TEST_CASE("replay: bad usage exits 2, I/O failure exits 1", "[cli]")
     CHECK(run("--provider openai_chat --parser nothing /dev/null").exit_code == 2);
     CHECK(run("--provider openai_chat --chunk 0 /dev/null").exit_code == 2);
     CHECK(run("--provider openai_chat --emit everything /dev/null").exit_code == 2);
+    CHECK(run("--provider openai_chat --emit tarko /dev/null").exit_code == 0);
     CHECK(run("--provider openai_chat --bogus /dev/null").exit_code == 2);
     CHECK(run("--provider openai_chat /no/such/file").exit_code == 1);
     CHECK(run("--provider openai_chat /dev/null").exit_code == 0);

@@ -1,0 +1,208 @@
+// Agent TARS (`@tarko/agent`) `assistant_streaming_tool_call` events from toolstream's events.
+//
+//   {"type":"assistant_streaming_tool_call","toolCallId":"…","toolName":"…","arguments":"<raw delta>",
+//    "isComplete":false,"messageId":"…"}
+//
+// A sink: tee it beside any other sink; a pipeline without it does none of this work.
+#pragma once
+
+#include <toolstream/detail/compact_json.hpp>
+#include <toolstream/segment_event.hpp>
+#include <toolstream/stream_events.hpp>
+#include <toolstream/tool_syntax.hpp>
+#include <toolstream/types.hpp>
+
+#include <algorithm>
+#include <concepts>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace toolstream {
+
+struct tarko_events_options {
+    /// The messageId of every event; empty: the provider's response id from `response_started`,
+    /// else one generated per message (`msg_` and 16 hex digits).
+    std::string message_id;
+};
+
+/// Turns the events of every tool segment (native calls, text formats, structured outputs) into
+/// `assistant_streaming_tool_call` events, each handed to `on_event` as one line of JSON text
+/// (a `std::string_view` valid during the call, no newline), in stream order:
+///
+/// - At a tool segment's START: one event with empty `arguments`, carrying the name if known.
+/// - One event per argument fragment of the core (see "The argument contract"), its JSON text
+///   verbatim in `arguments`: the concatenation per `toolCallId` is the call's argument text.
+///   Granularity: a native call's fragments are the provider's (the same at every chunking of
+///   the bytes); a text format's are what each feed brought, so their number, but never their
+///   concatenation, depends on the chunking.
+/// - At a `complete` END: one event with `isComplete: true` and empty `arguments`, the call's
+///   last. A call that ends `incomplete` or `invalid_arguments` gets none: its events just stop,
+///   and the client learns its status from the tool invocation (the final tool call).
+/// - `toolName` is the START's `tool_name` (or the file / shell tool of the segment); a name
+///   that arrives after START is first reported on the `isComplete` event.
+/// - `messageId`: see `tarko_events_options`; `response_started` begins a new message, and so
+///   does `new_message()` for handler-only use. It is the id of the final assistant message.
+template<class F>
+    requires std::invocable<F&, std::string_view>
+class tarko_event_sink {
+public:
+    explicit tarko_event_sink(F on_event, tarko_events_options options = {})
+        : on_event_(std::move(on_event)), fixed_id_(std::move(options.message_id))
+    {
+    }
+
+    void operator()(const response_started& r) { new_message(r.id); }
+
+    void operator()(const segment_event& e)
+    {
+        if (!is_tool_segment(e.segment_kind) || e.type == segment_event_type::SEGMENT_CONTENT)
+            return;
+        if (e.type == segment_event_type::SEGMENT_START) {
+            open_.push_back({std::string(e.segment_id), name_of(e), {}, {}});
+            open_.back().prefix = prefix_of(open_.back());
+            emit(open_.back(), {}, false);
+            return;
+        }
+        const auto it = find(e.segment_id);
+        if (it == open_.end())
+            return;
+        if (!it->held.empty())   // the input's own invalid UTF-8: pass it on as it is
+            emit(*it, std::exchange(it->held, {}), false);
+        if (e.status == segment_status::complete) {
+            if (it->name.empty()) {
+                it->name = name_of(e);
+                it->prefix = prefix_of(*it);
+            }
+            emit(*it, {}, true);
+        }
+        open_.erase(it);
+    }
+
+    void operator()(const argument_fragment& f)
+    {
+        const auto it = find(f.segment_id);
+        if (it == open_.end() || f.json.empty())
+            return;
+        // An event's text must be whole UTF-8 characters (a JSON reader would replace a split
+        // one): the bytes of a character cut at the end of a fragment wait for the next.
+        std::string_view whole = f.json;
+        if (!it->held.empty()) {
+            it->held.append(f.json);
+            joined_.swap(it->held);
+            it->held.clear();
+            whole = joined_;
+        }
+        const std::size_t cut = whole.size() - unfinished_utf8_tail(whole);
+        it->held.assign(whole.substr(cut));
+        if (cut != 0)
+            emit(*it, whole.substr(0, cut), false);
+    }
+
+    /// Starts a new assistant message: `id` when not empty (and no fixed id is set), else a
+    /// generated one.
+    void new_message(std::string_view id = {})
+    {
+        message_id_ = !fixed_id_.empty() ? fixed_id_ : !id.empty() ? std::string(id) : generated_id();
+        partial_suffix_ = R"(,"isComplete":false,"messageId":)";
+        detail::append_json_string(partial_suffix_, message_id_);
+        partial_suffix_ += '}';
+        complete_suffix_ = R"(,"isComplete":true,"messageId":)";
+        detail::append_json_string(complete_suffix_, message_id_);
+        complete_suffix_ += '}';
+    }
+
+    /// The current message's id (generated on first use when none was given).
+    const std::string& message_id()
+    {
+        if (message_id_.empty())
+            new_message();
+        return message_id_;
+    }
+
+    F& callback() noexcept { return on_event_; }
+
+private:
+    struct open_call {
+        std::string id;
+        std::string name;
+        std::string held;   // the first bytes of a UTF-8 character the next fragment finishes
+        std::string prefix;   // every event's text up to `arguments`' value
+    };
+
+    /// How many bytes at the end of `s` begin a UTF-8 character that `s` does not finish.
+    static std::size_t unfinished_utf8_tail(std::string_view s) noexcept
+    {
+        for (std::size_t back = 1; back <= std::min<std::size_t>(3, s.size()); ++back) {
+            const auto c = static_cast<unsigned char>(s[s.size() - back]);
+            if ((c & 0xC0) == 0x80)
+                continue;   // a continuation byte: look further back
+            const std::size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+            return length > back ? back : 0;
+        }
+        return 0;
+    }
+
+    typename std::vector<open_call>::iterator find(std::string_view id)
+    {
+        // Few calls are open at once (parallel calls): a linear search beats hashing.
+        return std::find_if(open_.begin(), open_.end(), [id](const open_call& c) { return c.id == id; });
+    }
+
+    static std::string name_of(const segment_event& e)
+    {
+        if (e.metadata != nullptr)
+            if (const auto* n = e.metadata->if_contains("tool_name"); n != nullptr && n->is_string())
+                return std::string(n->get_string());
+        if (const auto* s = find_tool_syntax(e.segment_kind))
+            return std::string(s->tool_name);
+        return {};
+    }
+
+    static std::string generated_id()
+    {
+        static constexpr char hex[] = "0123456789abcdef";
+        std::random_device seed;
+        std::uint64_t bits = (std::uint64_t{seed()} << 32) ^ seed();
+        std::string id = "msg_";
+        for (int i = 0; i < 16; ++i, bits >>= 4)
+            id += hex[bits & 0xf];
+        return id;
+    }
+
+    static std::string prefix_of(const open_call& c)
+    {
+        std::string prefix = R"({"type":"assistant_streaming_tool_call","toolCallId":)";
+        detail::append_json_string(prefix, c.id);
+        prefix += R"(,"toolName":)";
+        detail::append_json_string(prefix, c.name);
+        prefix += R"(,"arguments":)";
+        return prefix;
+    }
+
+    // The call's prefix and the message's suffix are made once: per event only `arguments` is
+    // escaped.
+    void emit(const open_call& c, std::string_view arguments, bool complete)
+    {
+        if (message_id_.empty())
+            new_message();
+        line_.assign(c.prefix);
+        detail::append_json_string(line_, arguments);
+        line_ += complete ? complete_suffix_ : partial_suffix_;
+        on_event_(std::string_view(line_));
+    }
+
+    F on_event_;
+    std::string fixed_id_;
+    std::string message_id_;
+    std::string partial_suffix_;    // `,"isComplete":false,"messageId":…}`
+    std::string complete_suffix_;
+    std::vector<open_call> open_;
+    std::string joined_;   // held bytes and the fragment that finishes them
+    std::string line_;   // reused: no allocation per event once it has grown
+};
+
+} // namespace toolstream
