@@ -1,6 +1,7 @@
 // Out-of-line parts of the structured outputs policy.
 #pragma once
 
+#include <toolstream/detail/blanks.hpp>
 #include <toolstream/policies/detail/json_call_tracker.hpp>
 #include <toolstream/policies/structured.hpp>
 
@@ -87,7 +88,7 @@ std::size_t structured::value_bytes(std::string_view s, std::size_t i, Writer& w
                 done = depth_ == 0;
             }
         } else if (scalar_) {
-            if (c == ',' || c == '}' || c == ']' || detail::is_json_space(c)) {
+            if (c == ',' || c == '}' || c == ']' || detail::is_blank(c)) {
                 done = true;
                 --j;   // the delimiter is structure: read again below
             }
@@ -116,7 +117,7 @@ std::size_t structured::value_bytes(std::string_view s, std::size_t i, Writer& w
 template<class Writer>
 bool structured::structural(char c, Writer& w)
 {
-    if (detail::is_json_space(c))
+    if (detail::is_blank(c))
         return true;
     switch (expect_) {
     case expect::start:
