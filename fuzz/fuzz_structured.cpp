@@ -1,9 +1,11 @@
 // libFuzzer target: a structured-outputs response through handler<structured>.
 //
 // The content string is decoded into text, so text + markup does not give the input back and
-// check_text_policy's byte count does not apply. Checked instead: the recorder's life cycles,
-// chunk invariance, every complete call's arguments as its raw text parsed, and, when the body is
-// one JSON object whose schema keys each occur once in it, the text and the call Boost.JSON reads.
+// check_text_policy's byte count does not apply. Checked instead: the input is the consumed markup
+// followed by the text after it (every byte of the object is markup, the rest is the input's own
+// text); the recorder's life cycles, chunk invariance, every complete call's arguments as its raw
+// text parsed, and, when the body is one JSON object whose schema keys each occur once in it, the
+// text and the call Boost.JSON reads.
 #include <toolstream/policies/structured.hpp>
 
 #include "fuzz_support.hpp"
@@ -28,13 +30,23 @@ std::size_t occurrences(std::string_view body, std::string_view key)
     return n;
 }
 
-std::string text_of(const fuzz::outcome& o)
+std::string text_of(const std::vector<owned_segment_event>& events)
 {
     std::string text;
-    for (const auto& e : o.events)
+    for (const auto& e : events)
         if (e.type == segment_event_type::SEGMENT_CONTENT && e.segment_kind == segment_type::text)
             text += e.delta;
     return text;
+}
+
+// No byte lost or duplicated: the input is the markup, then text the channel carries as is (the
+// end of the text; the decoded content string comes before it).
+void check_bytes(std::string_view body, const fuzz::recorder& r, const std::string& text)
+{
+    const std::string_view rest = body.substr(std::min(r.markup.size(), body.size()));
+    if (!body.starts_with(r.markup) || !std::string_view(text).ends_with(rest))
+        fuzz::fail("the input is not its markup followed by text",
+                   "input:\n" + std::string(body) + "\nmarkup:\n" + r.markup + "\ntext:\n" + text);
 }
 
 // A complete call's arguments are its raw argument text (the raw bytes of `args`) parsed.
@@ -62,8 +74,8 @@ void check_against_parse(std::string_view body, const structured_options& keys, 
     const auto& response = parsed.get_object();
     const auto* content = response.if_contains(keys.content_key);
     const std::string expected_text = content != nullptr && content->is_string() ? std::string(content->get_string()) : "";
-    if (text_of(got) != expected_text)
-        fuzz::fail("the text is not the content string", "input:\n" + std::string(body) + "\ntext:\n" + text_of(got));
+    if (text_of(got.events) != expected_text)
+        fuzz::fail("the text is not the content string", "input:\n" + std::string(body) + "\ntext:\n" + text_of(got.events));
     const auto* call = response.if_contains(keys.tool_call_key);
     if (call == nullptr || !call->is_object()) {
         if (!got.invocations.empty())
@@ -106,6 +118,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         h.sink().check_all_ended();
         for (const auto& inv : h.sink().invocations)
             check_raw_arguments(inv);
+        check_bytes(in->body, h.sink(), text_of(h.sink().events));
         return fuzz::outcome_of(h.sink());
     };
     const auto whole = run({in->body});

@@ -284,6 +284,7 @@ struct recorder {
     /// (`decodes_file_bodies`): a file or shell segment's content is then not input bytes.
     bool decoded_bodies = false;
     bool complete_at_end = false;
+    std::string markup;   // all consumed markup, in order
 
     void operator()(const segment_event& e)
     {
@@ -343,6 +344,7 @@ struct recorder {
     void operator()(consumed_markup m)
     {
         bytes += m.bytes;
+        markup += m.bytes;
         markup_run += m.bytes;
     }
 

@@ -43,7 +43,50 @@ void check_call(std::string_view input, std::string_view text, std::string_view 
     check_chunk_invariance<structured>(input);
 }
 
+// The consumed markup and the text of a run, fed in pieces of `n` bytes.
+struct markup_and_text {
+    std::string markup, text;
+    void operator()(const segment_event& e)
+    {
+        if (e.type == segment_event_type::SEGMENT_CONTENT && e.segment_kind == segment_type::text)
+            text += e.delta;
+    }
+    void operator()(const consumed_markup& m) { markup += m.bytes; }
+};
+
+markup_and_text run_accounted(std::string_view input, std::size_t n)
+{
+    handler<structured, markup_and_text> h(markup_and_text{});
+    for (std::size_t i = 0; i < input.size(); i += n)
+        REQUIRE(!h.feed(input.substr(i, n)));
+    REQUIRE(!h.finalize());
+    return h.sink();
+}
+
 } // namespace
+
+TEST_CASE("structured: no byte lost, the object's bytes are markup and the rest is text", "[structured]")
+{
+    // The input is the markup followed by text the channel carries as is; the decoded content
+    // string comes before that text.
+    const struct {
+        std::string_view input, markup, text;
+    } cases[] = {
+        {R"(  {"content": "a\nb", "toolCall": {"name": "f", "args": {"x": 1}}}  )",
+         R"(  {"content": "a\nb", "toolCall": {"name": "f", "args": {"x": 1}}}  )", "a\nb"},
+        {R"({"content": "hi"} and then prose)", R"({"content": "hi"} )", "hiand then prose"},
+        {"  Sorry, plain text", "  ", "Sorry, plain text"},
+        {R"({"toolCall": {"name": "f", "args": , "x": 1}})", R"({"toolCall": {"name": "f", "args": )", R"(, "x": 1}})"},
+    };
+    for (const auto& c : cases) {
+        for (const std::size_t n : {c.input.size(), std::size_t{1}, std::size_t{3}, std::size_t{7}}) {
+            INFO(c.input << " in pieces of " << n);
+            const auto r = run_accounted(c.input, n);
+            CHECK(r.markup == c.markup);
+            CHECK(r.text == c.text);
+        }
+    }
+}
 
 TEST_CASE("structured: content streams as decoded text, toolCall as a call with raw args", "[structured]")
 {

@@ -29,7 +29,11 @@ struct structured_options {
 ///   with `tool_name` when the name came first; a name after the arguments goes in the END's
 ///   metadata. The call ENDs `complete` as soon as both its name and its arguments are whole
 ///   (the closing braces of the response may be cut); at finalize, before that, `incomplete`.
-/// - other keys are skipped; a content channel that does not start with `{` is text.
+/// - other keys are skipped; a content channel that does not start with `{` is text, and so is
+///   what follows the object from its first byte that is not blank.
+/// Nothing is held: every byte of the response object (blanks before it included) is reported as
+/// consumed markup in the feed that brings it, ahead of the text decoded from it, and the text
+/// after the object is the input's own bytes. So the input is the markup followed by that text.
 /// Every byte is looked at once; the state is a few counters and the key being read.
 class structured {
 public:
@@ -49,7 +53,8 @@ private:
     enum class expect : std::uint8_t { start, key_or_end, key, colon, value, comma_or_end, after, text };
     enum class reading : std::uint8_t { nothing, key, content, name, arguments, skipped };
 
-    // Both return false when `c` was not consumed: value_bytes() reads it next.
+    // Both return false when `c` was not consumed: value_bytes() reads it next, or, when it
+    // turned the channel into text, the text branch.
     template<class Writer>
     bool structural(char c, Writer& w);
     template<class Writer>

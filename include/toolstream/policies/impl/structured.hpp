@@ -10,8 +10,16 @@ namespace toolstream {
 template<class Writer>
 void structured::on_content(std::string_view s, Writer& w)
 {
+    // The response object's bytes, before the text decoded from them, are consumed markup.
+    std::size_t marked = 0;
+    const auto mark = [&](std::size_t upto) {
+        if (upto > marked)
+            w.markup(s.substr(marked, upto - marked));
+        marked = upto;
+    };
     for (std::size_t i = 0; i < s.size();) {
         if (expect_ == expect::text) {
+            mark(i);
             w.text(s.substr(i));
             return;
         }
@@ -47,6 +55,7 @@ void structured::on_content(std::string_view s, Writer& w)
             }
             decoder_.append(s.substr(i, end - i), reading_ == reading::content ? decoded_ : name_);
             if (reading_ == reading::content && !decoded_.empty()) {
+                mark(end);
                 w.text(decoded_);
                 decoded_.clear();
             }
@@ -69,6 +78,7 @@ void structured::on_content(std::string_view s, Writer& w)
         case reading::skipped: i = value_bytes(s, i, w); break;
         }
     }
+    mark(s.size());
 }
 
 template<class Writer>
@@ -164,8 +174,7 @@ bool structured::structural(char c, Writer& w)
     }
     // Not the schema's object: what is left of the channel is text, this byte included.
     expect_ = expect::text;
-    w.text(std::string_view(&c, 1));
-    return true;
+    return false;
 }
 
 template<class Writer>
