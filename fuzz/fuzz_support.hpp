@@ -447,7 +447,7 @@ void check_text_policy(const input& in, const Options& options, closing_rule clo
 {
     auto run = [&](const std::vector<std::string_view>& pieces) {
         handler<guarded<Policy>, recorder> h(
-            recorder{{}, {}, {}, {}, closing, {}, {}, decodes_file_bodies<Policy>(), complete_at_end}, {},
+            recorder{{}, {}, {}, {}, closing, {}, {}, decodes_file_bodies<Policy>(), complete_at_end, {}}, {},
             guarded<Policy>{Policy(options)});
         error_code first;
         for (auto piece : pieces) {
