@@ -27,7 +27,6 @@ using runtime_reasoned = reasoning_policy<tool_calls>;
 } // namespace
 
 static_assert(parser_policy<qwen3_calls> && parser_policy<r1_v31> && parser_policy<runtime_reasoned>);
-static_assert(find_reasoning_parser("qwen3") != nullptr && find_reasoning_parser("nope") == nullptr);
 
 TEST_CASE("reasoning/qwen3: <think> blocks, open from the start, a <tool_call> ends an implicit region", "[formats][reasoning]")
 {
@@ -84,6 +83,9 @@ TEST_CASE("reasoning/openai_gptoss: no region opens inside an opening the format
 
 TEST_CASE("reasoning: chosen at run time, none by default", "[formats][reasoning]")
 {
+    // A run-time check: GCC's sanitizer builds do not fold the pointer comparison in a constant.
+    CHECK(find_reasoning_parser("qwen3") != nullptr);
+    CHECK(find_reasoning_parser("nope") == nullptr);
     CHECK(segments(test::run_checked<runtime_reasoned>("<think>x</think>")) == "text \"<think>x</think>\"\n");
     for (const auto& syntax : reasoning_parsers) {
         INFO(syntax.name);
