@@ -1,7 +1,7 @@
 // What a whole response came to: per-choice text, reasoning and calls, finish reason, usage, error.
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/parse_json.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/types.hpp>

@@ -3,7 +3,7 @@
 // concatenation; a complete END carries `arguments`, equal to that concatenation parsed.
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/parse_json.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/types.hpp>

@@ -1,6 +1,7 @@
 // Out-of-line parts of partial_json: string bytes and escapes, numbers.
 #pragma once
 
+#include <toolstream/detail/utf8.hpp>
 #include <toolstream/partial_json.hpp>
 
 #include <boost/json/parse.hpp>
@@ -75,23 +76,7 @@ inline void partial_json::string_byte(char c)
 inline void partial_json::append_code_point(std::uint32_t cp)
 {
     char out[4];
-    std::size_t n = 0;
-    if (cp < 0x80) {
-        out[n++] = static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out[n++] = static_cast<char>(0xC0 | (cp >> 6));
-        out[n++] = static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out[n++] = static_cast<char>(0xE0 | (cp >> 12));
-        out[n++] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out[n++] = static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out[n++] = static_cast<char>(0xF0 | (cp >> 18));
-        out[n++] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out[n++] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out[n++] = static_cast<char>(0x80 | (cp & 0x3F));
-    }
-    append_decoded(std::string_view(out, n));
+    append_decoded(std::string_view(out, detail::encode_utf8(cp, out)));
 }
 
 inline bool partial_json::parse_number(boost::json::value& v) const

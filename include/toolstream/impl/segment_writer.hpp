@@ -1,7 +1,7 @@
 // Out-of-line members of toolstream::segment_writer: content, argument fragments and END.
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/detail/parse_json.hpp>
 #include <toolstream/segment_writer.hpp>

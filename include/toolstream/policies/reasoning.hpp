@@ -2,7 +2,7 @@
 // model's reasoning out of the content first and forwards the rest to any parser policy.
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/policies/detail/marker_scanner.hpp>
 
 #include <array>

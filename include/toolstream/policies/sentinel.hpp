@@ -1,7 +1,7 @@
 // The sentinel policy: blocks written as [[SEG_START {json header}]]body[[SEG_END]].
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/policies/detail/block_context.hpp>
 #include <toolstream/policies/detail/sentinel_header.hpp>

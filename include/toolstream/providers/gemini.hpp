@@ -1,7 +1,7 @@
 // Google Gemini `streamGenerateContent?alt=sse` (Gemini API and Vertex AI).
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/providers/detail/gemini_partial_args.hpp>

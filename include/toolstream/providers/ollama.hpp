@@ -1,7 +1,7 @@
 // Ollama native `/api/chat` streaming (NDJSON).
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>

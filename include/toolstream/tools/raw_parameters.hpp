@@ -23,6 +23,7 @@
 // integers; here those values stay strings (and integers beyond 64 bits stay strings).
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/parse_json.hpp>
 
 #include <boost/json/array.hpp>
@@ -56,18 +57,6 @@ inline std::string_view trim_ascii(std::string_view s) noexcept
     if (first == std::string_view::npos)
         return {};
     return s.substr(first, s.find_last_not_of(space) - first + 1);
-}
-
-inline bool iequals(std::string_view a, std::string_view b) noexcept
-{
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        const char c = (a[i] >= 'A' && a[i] <= 'Z') ? static_cast<char>(a[i] - 'A' + 'a') : a[i];
-        if (c != b[i])
-            return false;
-    }
-    return true;
 }
 
 inline raw_kind raw_kind_of(std::string_view type_name)
@@ -196,7 +185,9 @@ inline boost::json::value convert_raw_parameter(const boost::json::value* proper
 {
     using detail::raw_kind;
     const detail::raw_type type = detail::raw_type_of(property_schema);
-    const auto is_null_word = [](std::string_view s) { return detail::iequals(s, "null") || detail::iequals(s, "none"); };
+    const auto is_null_word = [](std::string_view s) {
+        return detail::iequals_ascii(s, "null") || detail::iequals_ascii(s, "none");
+    };
     if (type.kind == raw_kind::string)
         return (type.nullable && is_null_word(raw)) ? boost::json::value(nullptr) : boost::json::value(raw);
     const std::string_view t = detail::trim_ascii(raw);
@@ -207,8 +198,8 @@ inline boost::json::value convert_raw_parameter(const boost::json::value* proper
     case raw_kind::integer: out = detail::parse_raw_integer(t); break;
     case raw_kind::number: out = detail::parse_raw_number(t); break;
     case raw_kind::boolean:
-        if (detail::iequals(t, "true") || detail::iequals(t, "false"))
-            out = detail::iequals(t, "true");
+        if (detail::iequals_ascii(t, "true") || detail::iequals_ascii(t, "false"))
+            out = detail::iequals_ascii(t, "true");
         break;
     case raw_kind::object:
     case raw_kind::array: {

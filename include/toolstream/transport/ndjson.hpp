@@ -1,7 +1,7 @@
 // Newline-delimited JSON: turns the raw bytes of an NDJSON body into one event per line.
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/transport/detail/line_splitter.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/provider.hpp>

@@ -1,7 +1,7 @@
 // Server-sent events: turns the raw bytes of an SSE body into events, write by write.
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/transport/detail/line_splitter.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/provider.hpp>

@@ -154,6 +154,9 @@ private:
     void text_delta(std::size_t choice, std::string_view field, detail::utf8_carry& carry, std::string_view delta);
     void write_text(std::size_t choice, std::string_view field, std::string_view text);
     void write_arguments(open_call& c, std::string_view json);
+    void write_arguments_delta(const open_call& c, std::string_view piece);
+    template<class AppendObject>
+    void write_extension(std::string_view member, AppendObject&& append_object);
     void announce(open_call& c, std::string_view name, bool with_name);
     void fail(std::string_view message);
 
@@ -180,3 +183,4 @@ private:
 } // namespace toolstream
 
 #include <toolstream/writers/impl/openai_sse.hpp>
+#include <toolstream/writers/impl/openai_sse_chunks.hpp>

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/utf8.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/stream_events.hpp>
 #include <toolstream/tool_syntax.hpp>
@@ -96,7 +97,7 @@ public:
             it->held.clear();
             whole = joined_;
         }
-        const std::size_t cut = whole.size() - unfinished_utf8_tail(whole);
+        const std::size_t cut = detail::utf8_complete_prefix(whole);
         it->held.assign(whole.substr(cut));
         if (cut != 0)
             emit(*it, whole.substr(0, cut), false);
@@ -132,19 +133,6 @@ private:
         std::string held;   // the first bytes of a UTF-8 character the next fragment finishes
         std::string prefix;   // every event's text up to `arguments`' value
     };
-
-    /// How many bytes at the end of `s` begin a UTF-8 character that `s` does not finish.
-    static std::size_t unfinished_utf8_tail(std::string_view s) noexcept
-    {
-        for (std::size_t back = 1; back <= std::min<std::size_t>(3, s.size()); ++back) {
-            const auto c = static_cast<unsigned char>(s[s.size() - back]);
-            if ((c & 0xC0) == 0x80)
-                continue;   // a continuation byte: look further back
-            const std::size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-            return length > back ? back : 0;
-        }
-        return 0;
-    }
 
     typename std::vector<open_call>::iterator find(std::string_view id)
     {

@@ -2,7 +2,7 @@
 // whatever the fragmentation, with Boost.JSON's basic_parser doing all unescaping.
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/error.hpp>
 
 #include <boost/json/basic_parser_impl.hpp>

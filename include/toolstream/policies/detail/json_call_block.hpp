@@ -2,7 +2,7 @@
 // frame, its tool name and arguments found by json_call_tracker.
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/policies/detail/block_context.hpp>
 #include <toolstream/policies/detail/json_call_tracker.hpp>

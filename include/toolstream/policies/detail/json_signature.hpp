@@ -2,7 +2,7 @@
 // byte by byte as it streams.
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 
 #include <array>
 #include <cstddef>

@@ -1,6 +1,8 @@
 // Decodes the inside of a JSON string as it arrives, an escape split at any byte included.
 #pragma once
 
+#include <toolstream/detail/utf8.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -106,25 +108,6 @@ private:
         }
         phase_ = phase::plain;
         append_utf8(code_, out);
-    }
-
-    static void append_utf8(std::uint32_t cp, std::string& out)
-    {
-        if (cp < 0x80) {
-            out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            out += static_cast<char>(0xC0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
     }
 
     phase phase_ = phase::plain;

@@ -2,7 +2,7 @@
 // reading of a complete tag's name and attributes, and the values read from them.
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/policies/detail/marker_scanner.hpp>
 #include <toolstream/policies/detail/xml_arguments.hpp>
 

@@ -2,7 +2,7 @@
 // them: `{"name": …, "parameters": {…}}`, optionally after `<|python_tag|>`, several separated by `;`.
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/policies/detail/json_call_block.hpp>
 #include <toolstream/policies/detail/json_signature.hpp>
 #include <toolstream/policies/text_format.hpp>

@@ -4,7 +4,7 @@
 // (a call; `to=` may also sit before `<|channel|>`), `<|start|>assistant<|channel|>final<|message|>…` (text).
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/policies/detail/json_object_reader.hpp>
 #include <toolstream/policies/detail/marker_scanner.hpp>
 #include <toolstream/policies/text_format.hpp>

@@ -1,7 +1,7 @@
 // Out-of-line parts of the structured outputs policy.
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/policies/detail/json_call_tracker.hpp>
 #include <toolstream/policies/structured.hpp>
 

@@ -1,7 +1,7 @@
 // Byte-level framing shared by the SSE and NDJSON decoders: BOM skipping and line splitting.
 #pragma once
 
-#include <toolstream/detail/blanks.hpp>
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/error.hpp>
 
 #include <cstddef>

@@ -1,9 +1,10 @@
 // What the streaming and the non-streaming OpenAI writers share: the response's identity, the
-// wire names of finish kinds, a tool segment's name, the usage object, and holding back a split
-// UTF-8 character.
+// wire names of finish kinds, a tool segment's name and the usage object (and, through
+// detail/utf8.hpp, holding back a split UTF-8 character).
 #pragma once
 
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/utf8.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/tool_syntax.hpp>
 #include <toolstream/types.hpp>
@@ -103,74 +104,5 @@ inline void append_openai_usage(std::string& out, const token_usage& u)
     append_integer(out, u.input_tokens + u.output_tokens);
     out += '}';
 }
-
-/// The length of the longest prefix of `s` that does not end inside a UTF-8 character that the
-/// next piece may complete. Each JSON string of the output must be valid UTF-8 on its own (a
-/// client decodes every SSE event separately), while a text policy may split a character
-/// between two deltas. Bytes that are not UTF-8 at all are passed on as they are.
-constexpr std::size_t utf8_complete_prefix(std::string_view s) noexcept
-{
-    const std::size_t n = s.size();
-    for (std::size_t back = 1; back <= 3 && back <= n; ++back) {
-        const auto c = static_cast<unsigned char>(s[n - back]);
-        if ((c & 0xC0) == 0x80)
-            continue;   // a continuation byte: look further back for the lead byte
-        const std::size_t need = c >= 0xF0 && c < 0xF8 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-        return need > back ? n - back : n;
-    }
-    return n;
-}
-
-/// Holds back the unfinished UTF-8 character at the end of a stream of pieces (3 bytes at most).
-class utf8_carry {
-public:
-    /// Calls `emit` with the longest valid-so-far text: held bytes + `piece`, less its unfinished tail.
-    template<class Emit>
-    void feed(std::string_view piece, Emit&& emit)
-    {
-        if (held_len_ == 0) {
-            const std::size_t keep = utf8_complete_prefix(piece);
-            hold(piece.substr(keep));
-            if (keep > 0)
-                emit(piece.substr(0, keep));
-            return;
-        }
-        // Complete the held character from the front of `piece`; the rest goes through as usual.
-        char joined[8];
-        std::size_t len = held_len_;
-        std::copy(held_, held_ + held_len_, joined);
-        std::size_t taken = 0;
-        while (taken < piece.size() && len < 4 && (static_cast<unsigned char>(piece[taken]) & 0xC0) == 0x80)
-            joined[len++] = piece[taken++];
-        held_len_ = 0;
-        const std::string_view head(joined, len);
-        const std::size_t keep = taken == piece.size() ? utf8_complete_prefix(head) : len;
-        hold(head.substr(keep));
-        if (keep > 0)
-            emit(head.substr(0, keep));
-        if (taken < piece.size())
-            feed(piece.substr(taken), emit);
-    }
-
-    /// Emits what is held (an unfinished character at the end of its stream stays as it is).
-    template<class Emit>
-    void flush(Emit&& emit)
-    {
-        if (held_len_ > 0)
-            emit(std::string_view(held_, std::exchange(held_len_, 0)));
-    }
-
-    bool empty() const noexcept { return held_len_ == 0; }
-
-private:
-    void hold(std::string_view tail) noexcept
-    {
-        std::copy(tail.begin(), tail.end(), held_ + held_len_);
-        held_len_ += tail.size();
-    }
-
-    char held_[4] = {};
-    std::size_t held_len_ = 0;
-};
 
 } // namespace toolstream::detail

@@ -1,4 +1,5 @@
-// Out-of-line members of toolstream::openai_sse_writer.
+// Out-of-line members of toolstream::openai_sse_writer: events to deltas (the chunks themselves
+// are assembled in openai_sse_chunks.hpp).
 #pragma once
 
 #include <toolstream/detail/compact_json.hpp>
@@ -112,108 +113,45 @@ void openai_sse_writer<Output>::operator()(const usage_reported& u)
 template<byte_output Output>
 void openai_sse_writer<Output>::progress(const tool_progress& p)
 {
-    if (closed_)
-        return;
-    start();
-    const bool as_chunk = options_.extensions == extension_encoding::chunk;
-    if (as_chunk) {
-        open_chunk();
-        buf_ += "\"choices\":[],\"tool_progress\":";
-    } else {
-        buf_ = ": tool_progress ";
-    }
-    buf_ += "{\"tool\":";
-    detail::append_json_string(buf_, p.tool);
-    if (!p.tool_call_id.empty()) {
-        buf_ += ",\"tool_call_id\":";
-        detail::append_json_string(buf_, p.tool_call_id);
-    }
-    buf_ += ",\"phase\":\"";
-    buf_ += detail::tool_phase_name(p.phase);
-    buf_ += "\",\"message\":";
-    detail::append_json_string(buf_, p.message);
-    if (p.data != nullptr && !p.data->is_null()) {
-        buf_ += ",\"data\":";
-        detail::append_compact_json(buf_, *p.data);
-    }
-    if (p.timestamp != 0) {
-        buf_ += ",\"timestamp\":";
-        detail::append_integer(buf_, p.timestamp);
-    }
-    buf_ += '}';
-    if (as_chunk) {
-        close_chunk();
-    } else {
-        buf_ += "\n\n";
-        flush_buffer();
-    }
+    write_extension("tool_progress", [&] {
+        buf_ += "{\"tool\":";
+        detail::append_json_string(buf_, p.tool);
+        if (!p.tool_call_id.empty()) {
+            buf_ += ",\"tool_call_id\":";
+            detail::append_json_string(buf_, p.tool_call_id);
+        }
+        buf_ += ",\"phase\":\"";
+        buf_ += detail::tool_phase_name(p.phase);
+        buf_ += "\",\"message\":";
+        detail::append_json_string(buf_, p.message);
+        if (p.data != nullptr && !p.data->is_null()) {
+            buf_ += ",\"data\":";
+            detail::append_compact_json(buf_, *p.data);
+        }
+        if (p.timestamp != 0) {
+            buf_ += ",\"timestamp\":";
+            detail::append_integer(buf_, p.timestamp);
+        }
+        buf_ += '}';
+    });
 }
 
 template<byte_output Output>
 void openai_sse_writer<Output>::result(const tool_result& r)
 {
-    if (closed_)
-        return;
-    start();
-    const bool as_chunk = options_.extensions == extension_encoding::chunk;
-    if (as_chunk) {
-        open_chunk();
-        buf_ += "\"choices\":[],\"tool_result\":";
-    } else {
-        buf_ = ": tool_result ";
-    }
-    buf_ += "{\"tool_call_id\":";
-    detail::append_json_string(buf_, r.tool_call_id);
-    if (!r.name.empty()) {
-        buf_ += ",\"name\":";
-        detail::append_json_string(buf_, r.name);
-    }
-    buf_ += ",\"content\":";
-    detail::append_json_string(buf_, r.content);
-    if (r.is_error)
-        buf_ += ",\"is_error\":true";
-    buf_ += '}';
-    if (as_chunk) {
-        close_chunk();
-    } else {
-        buf_ += "\n\n";
-        flush_buffer();
-    }
-}
-
-template<byte_output Output>
-void openai_sse_writer<Output>::comment(std::string_view text)
-{
-    if (closed_)
-        return;
-    buf_ = ": ";
-    for (char c : text)
-        buf_ += c == '\n' || c == '\r' ? ' ' : c;
-    buf_ += "\n\n";
-    flush_buffer();
-}
-
-template<byte_output Output>
-void openai_sse_writer<Output>::done()
-{
-    if (closed_)
-        return;
-    closed_ = true;
-    buf_ = "data: [DONE]\n\n";
-    flush_buffer();
-}
-
-template<byte_output Output>
-void openai_sse_writer<Output>::fail(std::string_view message)
-{
-    if (closed_)
-        return;
-    start();
-    failed_ = closed_ = true;
-    buf_ = "data: {\"error\":{\"message\":";
-    detail::append_json_string(buf_, message);
-    buf_ += ",\"type\":\"server_error\",\"param\":null,\"code\":null}}\n\n";
-    flush_buffer();
+    write_extension("tool_result", [&] {
+        buf_ += "{\"tool_call_id\":";
+        detail::append_json_string(buf_, r.tool_call_id);
+        if (!r.name.empty()) {
+            buf_ += ",\"name\":";
+            detail::append_json_string(buf_, r.name);
+        }
+        buf_ += ",\"content\":";
+        detail::append_json_string(buf_, r.content);
+        if (r.is_error)
+            buf_ += ",\"is_error\":true";
+        buf_ += '}';
+    });
 }
 
 template<byte_output Output>
@@ -261,14 +199,7 @@ void openai_sse_writer<Output>::end_call(const segment_event& e)
     if (!c.announced && !name.empty())
         announce(c, name, true);
     if (c.announced) {
-        c.carry.flush([&](std::string_view rest) {
-            open_choice(c.choice);
-            open_tool_call(c);
-            buf_ += "\"function\":{\"arguments\":\"";
-            detail::append_json_escaped(buf_, rest);
-            buf_ += "\"}}]";
-            close_choice();
-        });
+        c.carry.flush([&](std::string_view rest) { write_arguments_delta(c, rest); });
         if (!c.named && !name.empty()) {
             c.named = true;
             open_choice(c.choice);
@@ -294,14 +225,7 @@ void openai_sse_writer<Output>::write_arguments(open_call& c, std::string_view j
             announce(c, {}, false);
         return;
     }
-    c.carry.feed(json, [&](std::string_view piece) {
-        open_choice(c.choice);
-        open_tool_call(c);
-        buf_ += "\"function\":{\"arguments\":\"";
-        detail::append_json_escaped(buf_, piece);
-        buf_ += "\"}}]";
-        close_choice();
-    });
+    c.carry.feed(json, [&](std::string_view piece) { write_arguments_delta(c, piece); });
 }
 
 // The call's first delta: index, id, type, the name when `with_name`, and the arguments held so far.
@@ -336,82 +260,6 @@ void openai_sse_writer<Output>::text_delta(std::size_t choice, std::string_view 
         write_text(choice, field, delta);   // the common case
     else
         carry.feed(delta, [&](std::string_view piece) { write_text(choice, field, piece); });
-}
-
-template<byte_output Output>
-void openai_sse_writer<Output>::write_text(std::size_t choice, std::string_view field, std::string_view text)
-{
-    open_choice(choice);
-    buf_ += '"';
-    buf_ += field;
-    buf_ += "\":\"";
-    detail::append_json_escaped(buf_, text);
-    buf_ += '"';
-    close_choice();
-}
-
-template<byte_output Output>
-void openai_sse_writer<Output>::open_chunk()
-{
-    buf_ = "data: ";
-    buf_ += prefix_;
-}
-
-template<byte_output Output>
-void openai_sse_writer<Output>::close_chunk()
-{
-    buf_ += "}\n\n";
-    flush_buffer();
-}
-
-// `"choices":[{"index":N,"delta":{` and the role on the choice's first delta; the caller writes
-// the delta's one member (or none) and calls close_choice().
-template<byte_output Output>
-void openai_sse_writer<Output>::open_choice(std::size_t index)
-{
-    open_chunk();
-    buf_ += "\"choices\":[{\"index\":";
-    detail::append_integer(buf_, static_cast<std::uint64_t>(index));
-    buf_ += ",\"delta\":{";
-    auto& ch = choice(index);
-    if (!ch.role_sent) {
-        ch.role_sent = true;
-        buf_ += "\"role\":\"assistant\",";   // close_choice() drops the comma if nothing follows
-    }
-}
-
-template<byte_output Output>
-void openai_sse_writer<Output>::close_choice(std::string_view finish_reason)
-{
-    if (buf_.back() == ',')
-        buf_.pop_back();   // the role with no member after it
-    buf_ += "},\"finish_reason\":";
-    if (finish_reason.empty()) {
-        buf_ += "null";
-    } else {
-        buf_ += '"';
-        buf_ += finish_reason;
-        buf_ += '"';
-    }
-    buf_ += "}]";
-    close_chunk();
-}
-
-template<byte_output Output>
-void openai_sse_writer<Output>::open_tool_call(const open_call& c)
-{
-    buf_ += "\"tool_calls\":[{\"index\":";
-    detail::append_integer(buf_, static_cast<std::uint64_t>(c.index));
-    buf_ += ',';
-}
-
-template<byte_output Output>
-void openai_sse_writer<Output>::flush_buffer()
-{
-    output_(std::string_view(buf_));
-    constexpr std::size_t keep = std::size_t{1} << 20;
-    if (buf_.capacity() > keep)
-        std::string().swap(buf_);
 }
 
 } // namespace toolstream

@@ -1,7 +1,9 @@
-// JSON's whitespace (RFC 8259 §2: space, tab, CR, LF), the one definition of a blank that every
-// stage uses: framing, converters, policies and the argument contract.
+// ASCII text helpers every stage shares: JSON's whitespace (RFC 8259 §2: space, tab, CR, LF), the
+// one definition of a blank for framing, converters, policies and the argument contract, and an
+// ASCII case-insensitive comparison (tag names, tool names, literal words).
 #pragma once
 
+#include <algorithm>
 #include <string_view>
 
 namespace toolstream::detail {
@@ -31,6 +33,13 @@ constexpr std::string_view trim_blanks(std::string_view s) noexcept
 {
     s = skip_blanks(s);
     return s.substr(0, s.find_last_not_of(json_whitespace) + 1);
+}
+
+/// `a == b`, ASCII letters compared case-insensitively.
+constexpr bool iequals_ascii(std::string_view a, std::string_view b) noexcept
+{
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c; };
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [&](char x, char y) { return lower(x) == lower(y); });
 }
 
 } // namespace toolstream::detail

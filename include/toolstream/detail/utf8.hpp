@@ -1,0 +1,121 @@
+// UTF-8, the one place the library decodes, encodes and cuts it: strict decoding (as Boost.JSON
+// requires), encoding a code point, and holding back a character split between two pieces.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace toolstream::detail {
+
+/// Length of the strictly valid UTF-8 sequence at `i` (no overlong forms, surrogates or values
+/// above U+10FFFF, as Boost.JSON requires), storing its value in `cp`; 0 if invalid.
+inline std::size_t decode_utf8(std::string_view s, std::size_t i, std::uint32_t& cp) noexcept
+{
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+    const unsigned char c = byte(0);
+    const std::size_t n = c < 0x80 ? 1 : c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
+    if (n == 0 || s.size() - i < n)
+        return 0;
+    cp = n == 1 ? c : c & (0x7Fu >> n);
+    for (std::size_t k = 1; k < n; ++k) {
+        if ((byte(k) & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (byte(k) & 0x3Fu);
+    }
+    static constexpr std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+/// Writes the UTF-8 encoding of `cp` (at most U+10FFFF) to `out`; returns its length (1 to 4).
+constexpr std::size_t encode_utf8(std::uint32_t cp, char* out) noexcept
+{
+    constexpr unsigned char lead[] = {0x00, 0xC0, 0xE0, 0xF0};
+    const std::size_t tail = cp < 0x80 ? 0 : cp < 0x800 ? 1 : cp < 0x10000 ? 2 : 3;
+    out[0] = static_cast<char>(lead[tail] | (cp >> (6 * tail)));
+    for (std::size_t k = 1; k <= tail; ++k)
+        out[k] = static_cast<char>(0x80 | ((cp >> (6 * (tail - k))) & 0x3F));
+    return tail + 1;
+}
+
+inline void append_utf8(std::uint32_t cp, std::string& out)
+{
+    char bytes[4];
+    out.append(bytes, encode_utf8(cp, bytes));
+}
+
+/// The length of the longest prefix of `s` that does not end inside a UTF-8 character that the
+/// next piece may complete. A writer's every event must be valid UTF-8 on its own (a client
+/// decodes each separately), while a text policy may split a character between two deltas.
+/// Bytes that are not UTF-8 at all are passed on as they are.
+constexpr std::size_t utf8_complete_prefix(std::string_view s) noexcept
+{
+    const std::size_t n = s.size();
+    for (std::size_t back = 1; back <= 3 && back <= n; ++back) {
+        const auto c = static_cast<unsigned char>(s[n - back]);
+        if ((c & 0xC0) == 0x80)
+            continue;   // a continuation byte: look further back for the lead byte
+        const std::size_t need = c >= 0xF0 && c < 0xF8 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+        return need > back ? n - back : n;
+    }
+    return n;
+}
+
+/// Holds back the unfinished UTF-8 character at the end of a stream of pieces (3 bytes at most).
+class utf8_carry {
+public:
+    /// Calls `emit` with the longest valid-so-far text: held bytes + `piece`, less its unfinished tail.
+    template<class Emit>
+    void feed(std::string_view piece, Emit&& emit)
+    {
+        if (held_len_ == 0) {
+            const std::size_t keep = utf8_complete_prefix(piece);
+            hold(piece.substr(keep));
+            if (keep > 0)
+                emit(piece.substr(0, keep));
+            return;
+        }
+        // Complete the held character from the front of `piece`; the rest goes through as usual.
+        char joined[8];
+        std::size_t len = held_len_;
+        std::copy(held_, held_ + held_len_, joined);
+        std::size_t taken = 0;
+        while (taken < piece.size() && len < 4 && (static_cast<unsigned char>(piece[taken]) & 0xC0) == 0x80)
+            joined[len++] = piece[taken++];
+        held_len_ = 0;
+        const std::string_view head(joined, len);
+        const std::size_t keep = taken == piece.size() ? utf8_complete_prefix(head) : len;
+        hold(head.substr(keep));
+        if (keep > 0)
+            emit(head.substr(0, keep));
+        if (taken < piece.size())
+            feed(piece.substr(taken), emit);
+    }
+
+    /// Emits what is held (an unfinished character at the end of its stream stays as it is).
+    template<class Emit>
+    void flush(Emit&& emit)
+    {
+        if (held_len_ > 0)
+            emit(std::string_view(held_, std::exchange(held_len_, 0)));
+    }
+
+    bool empty() const noexcept { return held_len_ == 0; }
+
+private:
+    void hold(std::string_view tail) noexcept
+    {
+        std::copy(tail.begin(), tail.end(), held_ + held_len_);
+        held_len_ += tail.size();
+    }
+
+    char held_[4] = {};
+    std::size_t held_len_ = 0;
+};
+
+} // namespace toolstream::detail
