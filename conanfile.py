@@ -17,14 +17,14 @@ class ToolstreamConan(ConanFile):
     topics = ("llm", "streaming", "tool-calls", "sse", "json", "header-only")
     package_type = "header-library"
     settings = "os", "arch", "compiler", "build_type"
-    # CMake generates toolstream/version.hpp and the package config, so the build runs CMake.
+    # CMake writes the package config (toolstream-config*.cmake), so the build runs CMake.
     exports_sources = "CMakeLists.txt", "cmake/*", "include/*", "LICENSE"
     no_copy_source = True
 
     def set_version(self):
-        # One version: project(toolstream VERSION x.y.z) in CMakeLists.txt.
-        cmakelists = load(self, os.path.join(self.recipe_folder, "CMakeLists.txt"))
-        self.version = re.search(r"project\(toolstream\s+VERSION\s+(\d+\.\d+\.\d+)", cmakelists).group(1)
+        # One version: TOOLSTREAM_VERSION_STRING in include/toolstream/version.hpp (CMake reads it too).
+        header = load(self, os.path.join(self.recipe_folder, "include", "toolstream", "version.hpp"))
+        self.version = re.search(r'^#define TOOLSTREAM_VERSION_STRING "(\d+\.\d+\.\d+)"$', header, re.M).group(1)
 
     def layout(self):
         cmake_layout(self)
@@ -59,7 +59,7 @@ class ToolstreamConan(ConanFile):
 
     def package(self):
         copy(self, "LICENSE", self.source_folder, os.path.join(self.package_folder, "licenses"))
-        # The headers, the generated toolstream/version.hpp and share/cmake/toolstream; consumers
+        # The headers (toolstream/version.hpp among them) and share/cmake/toolstream; consumers
         # get the config CMakeDeps generates from package_info() below.
         CMake(self).install()
 

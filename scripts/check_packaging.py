@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Checks the packaging files without Conan or vcpkg (neither can be installed here).
 
+- include/toolstream/version.hpp holds the version: its defines agree with each other, and
+  CMakeLists.txt reads project(VERSION) from it.
 - conanfile.py is loaded against a stand-in of the `conan` module that records what the recipe
-  declares: its version must come out of project(toolstream VERSION ...), and its requirement,
+  declares: its version must come out of version.hpp, and its requirement,
   package type, package_id and CMake names must be the ones the install layout and README promise.
 - ports/toolstream/vcpkg.json and the root vcpkg.json must be valid JSON with the fields vcpkg
   requires, the dependencies the port needs and the project version.
@@ -29,7 +31,28 @@ def check(condition, message):
 
 
 cmakelists = (root / "CMakeLists.txt").read_text()
-project_version = re.search(r"project\(toolstream VERSION (\d+\.\d+\.\d+)", cmakelists).group(1)
+
+# --- include/toolstream/version.hpp: the one version -----------------------------------------------
+version_header = (root / "include/toolstream/version.hpp").read_text()
+
+
+def define(name):
+    m = re.search(rf"^#define {name} (\S+)$", version_header, re.M)
+    check(m, f"version.hpp: no #define {name}")
+    return m.group(1)
+
+
+project_version = define("TOOLSTREAM_VERSION_STRING").strip('"')
+check(re.fullmatch(r"\d+\.\d+\.\d+", project_version), f"version.hpp: version string {project_version!r} is not x.y.z")
+parts = tuple(define(f"TOOLSTREAM_VERSION_{p}") for p in ("MAJOR", "MINOR", "PATCH"))
+check(".".join(parts) == project_version,
+      f"version.hpp: MAJOR.MINOR.PATCH {'.'.join(parts)} disagree with the string {project_version}")
+# CMake reads the version from the header rather than stating its own.
+check(re.search(r"project\(toolstream VERSION \$\{toolstream_version\}", cmakelists)
+      and "include/toolstream/version.hpp" in cmakelists,
+      "CMakeLists.txt must take project(VERSION) from include/toolstream/version.hpp")
+check(not (root / "cmake/version.hpp.in").exists(), "cmake/version.hpp.in is back: version.hpp is a source header")
+print(f"version.hpp: {project_version} (MAJOR/MINOR/PATCH agree; CMake reads it)")
 
 
 # --- conanfile.py, against a recording stand-in of the conan module ---------------------------------
@@ -85,7 +108,7 @@ recipe.requirements()
 recipe.package_id()
 recipe.package_info()
 check(recipe.name == "toolstream" and recipe.license == "BSL-1.0", "conan: name toolstream, license BSL-1.0")
-check(recipe.version == project_version, f"conan: set_version() gave {recipe.version}, CMake says {project_version}")
+check(recipe.version == project_version, f"conan: set_version() gave {recipe.version}, version.hpp says {project_version}")
 check(recipe.package_type == "header-library", "conan: package_type must be header-library")
 check(recipe.required == ["boost/[>=1.81 <2]"], f"conan: requires {recipe.required}")
 check(recipe.info.cleared, "conan: package_id() must clear the settings")
@@ -111,7 +134,7 @@ def manifest(path):
     check(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", data.get("name", "")), f"{path}: bad or missing name")
     versions = [f for f in VERSION_FIELDS if f in data]
     check(len(versions) == 1, f"{path}: exactly one of {VERSION_FIELDS}")
-    check(data[versions[0]] == project_version, f"{path}: version {data[versions[0]]}, CMake says {project_version}")
+    check(data[versions[0]] == project_version, f"{path}: version {data[versions[0]]}, version.hpp says {project_version}")
     check(isinstance(data.get("description"), str) and data["description"], f"{path}: description")
     check(data.get("license") == "BSL-1.0", f"{path}: license BSL-1.0")
     return data

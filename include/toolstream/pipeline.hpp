@@ -12,6 +12,7 @@
 #include <toolstream/transport/ndjson.hpp>
 #include <toolstream/transport/sse.hpp>
 
+#include <concepts>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -97,7 +98,15 @@ public:
     using handler_type = handler<Policy, detail::choice_sink<Sink>>;
     using policy_factory = std::function<Policy()>;
 
-    explicit pipeline(Sink sink = {}, pipeline_options options = {},
+    // Two constructors rather than `Sink sink = {}`: std::variant (runtime_pipeline) asks whether a
+    // pipeline is default-constructible, and Clang then instantiates the default argument, a hard
+    // error for sinks without a default constructor (openai_sse_writer, callback_sink).
+    pipeline()
+        requires std::default_initializable<Sink>
+        : pipeline(Sink{})
+    {
+    }
+    explicit pipeline(Sink sink, pipeline_options options = {},
                       policy_factory make_policy = [] { return Policy{}; })
         : sink_(std::move(sink)), options_(std::move(options)), make_policy_(std::move(make_policy)),
           decoder_(decoder_options())

@@ -109,12 +109,18 @@ private:
 
 namespace detail {
 
+// A named concept rather than an inline requires-expression: Clang 14 makes an invalid type in a
+// requires-expression's parameter list a hard error inside `if constexpr`.
+template<class Policy>
+concept options_take_schemas = requires(typename Policy::options_type& o,
+                                        const std::shared_ptr<const tool_schemas>& s) { o.schemas = s; };
+
 // Alternative I of `v`, built with `schemas` when its options take them (the text formats).
 template<std::size_t I, class Variant>
 void emplace_policy(Variant& v, const std::shared_ptr<const tool_schemas>& schemas)
 {
     using policy = std::variant_alternative_t<I, Variant>;
-    if constexpr (requires(typename policy::options_type o) { o.schemas = schemas; }) {
+    if constexpr (options_take_schemas<policy>) {
         typename policy::options_type options;
         options.schemas = schemas;
         v.template emplace<I>(std::move(options));

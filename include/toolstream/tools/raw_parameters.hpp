@@ -161,6 +161,69 @@ inline boost::json::value parse_raw_integer(std::string_view t)
     return nullptr;
 }
 
+#if defined(__cpp_lib_to_chars)
+/// `[-]digits[.digits][e[+-]digits]` (either side of the point may be empty, not both) as a double.
+inline bool decimal_to_double(std::string_view text, double& d)
+{
+    const char* end = text.data() + text.size();
+    auto r = std::from_chars(text.data(), end, d);
+    return r.ec == std::errc{} && r.ptr == end;
+}
+#else
+// libc++ 16 has no floating-point std::from_chars. The same grammar is checked here and rewritten
+// as a JSON number (`.5` -> `0.5`, `5.` -> `5.0`, leading zeros dropped) for Boost.JSON, whose
+// number parser ignores the locale as from_chars does.
+inline bool decimal_to_double(std::string_view text, double& d)
+{
+    std::size_t i = 0;
+    std::string json;
+    if (i < text.size() && text[i] == '-')
+        json += text[i++];
+    const auto digits = [&] {
+        const std::size_t from = i;
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+            ++i;
+        return text.substr(from, i - from);
+    };
+    std::string_view whole = digits(), fraction;
+    const bool point = i < text.size() && text[i] == '.';
+    if (point) {
+        ++i;
+        fraction = digits();
+    }
+    if (whole.empty() && fraction.empty())
+        return false;
+    const bool zero = whole.find_first_not_of('0') == std::string_view::npos
+                      && fraction.find_first_not_of('0') == std::string_view::npos;
+    while (whole.size() > 1 && whole[0] == '0')
+        whole.remove_prefix(1);
+    json.append(whole.empty() ? std::string_view("0") : whole);
+    if (point)
+        json.append(".").append(fraction.empty() ? std::string_view("0") : fraction);
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        json += text[i++];
+        if (i < text.size() && (text[i] == '+' || text[i] == '-'))
+            json += text[i++];
+        const std::string_view exponent = digits();
+        if (exponent.empty())
+            return false;
+        json.append(exponent);
+    }
+    if (i != text.size())
+        return false;
+    if (zero) {   // Boost.JSON 1.81 reads a zero with a large exponent as NaN (detail/parse_json.hpp)
+        d = json[0] == '-' ? -0.0 : 0.0;
+        return true;
+    }
+    boost::system::error_code ec;
+    const boost::json::value v = boost::json::parse(json, ec);
+    if (ec || !v.is_number())
+        return false;
+    d = v.to_number<double>();
+    return true;
+}
+#endif
+
 /// A finite decimal number (`1.5`, `-2e3`, `.5`, `+7`); integral values become int64.
 inline boost::json::value parse_raw_number(std::string_view t)
 {
@@ -168,9 +231,7 @@ inline boost::json::value parse_raw_number(std::string_view t)
     if (text.empty() || text[0] == '+' || (text[0] == '-' && text.size() != t.size()))
         return nullptr;
     double d = 0;
-    const char* end = text.data() + text.size();
-    auto r = std::from_chars(text.data(), end, d);
-    if (r.ec != std::errc{} || r.ptr != end || !std::isfinite(d))
+    if (!decimal_to_double(text, d) || !std::isfinite(d))
         return nullptr;
     if (d == std::trunc(d) && std::abs(d) < 9.2e18)
         return static_cast<std::int64_t>(d);
