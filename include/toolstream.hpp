@@ -28,6 +28,7 @@
 #include <toolstream/sinks.hpp>
 #include <toolstream/stream_events.hpp>
 #include <toolstream/stream_summary.hpp>
+#include <toolstream/text_pipeline.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/tool_syntax.hpp>
 #include <toolstream/tools/arguments.hpp>

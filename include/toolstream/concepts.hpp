@@ -30,12 +30,45 @@ namespace toolstream {
 /// | `s(p)`         | optional; `p` is a `const provider_failed&`, where the stream failed    |
 ///
 /// A generic lambda is invocable with every kind: constrain it (`requires`) or give it a body
-/// that compiles for each.
+/// that compiles for each. A sink that takes a kind only by non-const or rvalue reference
+/// (`operator()(argument_fragment&)`) is a compile-time error naming the fix.
 template<class S>
 concept event_sink = std::invocable<S&, const segment_event&> || std::invocable<S&, const tool_invocation&>;
 
 template<class S>
 concept segment_event_sink = std::invocable<S&, const segment_event&>;
+
+namespace detail {
+/// `S` takes `Event` only as a non-const lvalue or an rvalue reference (`operator()(Event&)`,
+/// `operator()(Event&&)`): every event is delivered as `const Event&`, so such a sink would
+/// compile and silently never receive the kind.
+template<class S, class Event>
+concept near_miss_of = !std::invocable<S&, const Event&>
+    && (std::invocable<S&, Event&> || std::invocable<S&, Event&&>);
+
+// One static_assert per kind of event, so that the first error line names the kind and the fix.
+#define TOOLSTREAM_DETAIL_NO_NEAR_MISS(Event)                                                          \
+    static_assert(!near_miss_of<S, Event>,                                                             \
+                  "toolstream: this sink takes " #Event " only by non-const or rvalue reference, so it " \
+                  "would never receive one (events are delivered as const " #Event "&): declare "       \
+                  "operator()(const " #Event "&)")
+
+/// Checks a sink's signatures; handler, pipeline, callback_sink and tee_sink assert it.
+template<class S>
+consteval bool sink_signatures_checked()
+{
+    TOOLSTREAM_DETAIL_NO_NEAR_MISS(segment_event);
+    TOOLSTREAM_DETAIL_NO_NEAR_MISS(tool_invocation);
+    TOOLSTREAM_DETAIL_NO_NEAR_MISS(argument_fragment);
+    TOOLSTREAM_DETAIL_NO_NEAR_MISS(consumed_markup);
+    TOOLSTREAM_DETAIL_NO_NEAR_MISS(response_started);
+    TOOLSTREAM_DETAIL_NO_NEAR_MISS(choice_finished);
+    TOOLSTREAM_DETAIL_NO_NEAR_MISS(usage_reported);
+    TOOLSTREAM_DETAIL_NO_NEAR_MISS(provider_failed);
+    return true;
+}
+#undef TOOLSTREAM_DETAIL_NO_NEAR_MISS
+} // namespace detail
 
 template<class S>
 concept invocation_sink = std::invocable<S&, const tool_invocation&>;

@@ -38,6 +38,8 @@ struct handler_options {
 /// calls beside content with calls written in it.
 template<parser_policy Policy, event_sink Sink = recording_sink>
 class handler {
+    static_assert(detail::sink_signatures_checked<Sink>());
+
 public:
     handler()
         requires std::default_initializable<Sink>

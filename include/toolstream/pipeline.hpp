@@ -93,6 +93,7 @@ class pipeline {
     using converter_type = provider_converter<Provider>;
     static constexpr bool is_sse = converter_type::wire_framing == framing::sse;
     using decoder_type = std::conditional_t<is_sse, sse_decoder, ndjson_decoder>;
+    static_assert(detail::sink_signatures_checked<Sink>());
 
 public:
     using handler_type = handler<Policy, detail::choice_sink<Sink>>;

@@ -10,8 +10,9 @@
 
 namespace toolstream {
 
-/// How a dialect frames its events on the wire.
-enum class framing { sse, ndjson };
+/// How a dialect frames its events on the wire; `text`: none, the bytes are the model's text
+/// (runtime_pipeline's "text", text_pipeline.hpp).
+enum class framing { sse, ndjson, text };
 
 /// One decoded transport event: an SSE event (`event:` name and joined `data:`), or one NDJSON
 /// line (empty `name`). Views are valid only during the call that receives them.

@@ -4,6 +4,7 @@
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/runtime.hpp>
 #include <toolstream/registry.hpp>
+#include <toolstream/text_pipeline.hpp>
 
 #include <array>
 #include <memory>
@@ -19,7 +20,8 @@ template<class List, class Sink>
 struct pipeline_variant_of;
 template<class... P, class Sink>
 struct pipeline_variant_of<type_list<P...>, Sink> {
-    using type = std::variant<pipeline<P, runtime_policy, Sink>...>;
+    // The registered providers in order, then plain text (text_pipeline.hpp).
+    using type = std::variant<pipeline<P, runtime_policy, Sink>..., text_pipeline<runtime_policy, Sink>>;
 };
 } // namespace detail
 
@@ -30,7 +32,8 @@ class runtime_pipeline {
 public:
     using variant_type = typename detail::pipeline_variant_of<registered_providers, Sink>::type;
 
-    /// A registered provider and policy by name (see registry.hpp); error::unknown_provider or
+    /// A registered provider and policy by name (see registry.hpp), or "text" (text_provider_name)
+    /// for plain model text through the policy (text_pipeline); error::unknown_provider or
     /// error::unknown_parser for names nobody has.
     /// `reasoning_parser` names a reasoning parser in front of the policy (empty: none);
     /// `schemas` go to the policy's options (make_policy).
@@ -62,13 +65,20 @@ public:
     {
         return std::visit([](auto& p) -> Sink& { return p.sink(); }, pipeline_);
     }
-    std::string_view provider_name() const noexcept { return provider_names[pipeline_.index()]; }
+    std::string_view provider_name() const noexcept
+    {
+        return is_text() ? text_provider_name : provider_names[pipeline_.index()];
+    }
+    /// framing::text for plain text.
     framing wire_framing() const noexcept
     {
-        return provider_framings[pipeline_.index()];
+        return is_text() ? framing::text : provider_framings[pipeline_.index()];
     }
 
 private:
+    static constexpr std::size_t text_index = provider_names.size();
+    bool is_text() const noexcept { return pipeline_.index() == text_index; }
+
     // What make_policy() builds each policy from.
     struct policy_request {
         std::string parser;
@@ -93,6 +103,8 @@ private:
               ? void(made.reset(new runtime_pipeline(std::in_place_index<I>, request, std::move(sink), std::move(options))))
               : void()),
          ...);
+        if (provider == text_provider_name)
+            made.reset(new runtime_pipeline(std::in_place_index<text_index>, request, std::move(sink), std::move(options)));
         if (!made)
             return error::unknown_provider;
         return made;

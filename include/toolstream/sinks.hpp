@@ -35,6 +35,8 @@ struct null_sink {
 template<class F>
     requires event_sink<F>
 class callback_sink {
+    static_assert(detail::sink_signatures_checked<F>());
+
 public:
     explicit callback_sink(F f) : f_(std::move(f)) {}
 
@@ -52,6 +54,8 @@ private:
 /// Sends every kind of event to `first`, then to `second`, each only the kinds it takes.
 template<event_sink First, event_sink Second>
 class tee_sink {
+    static_assert(detail::sink_signatures_checked<First>() && detail::sink_signatures_checked<Second>());
+
 public:
     tee_sink(First first, Second second) : first_(std::move(first)), second_(std::move(second)) {}
 

@@ -9,11 +9,26 @@ function(run_step)
         message(FATAL_ERROR "step failed (${rc}): ${ARGV}")
     endif()
 endfunction()
-# Configure and install only, as the recipe and the port do: a header-only install needs no build.
-run_step(${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${WORK_DIR}/lib" -DCMAKE_CXX_COMPILER=${CXX}
-         -DTOOLSTREAM_BUILD_TESTS=OFF -DTOOLSTREAM_BUILD_EXAMPLES=OFF -DTOOLSTREAM_BUILD_BENCHMARKS=OFF
-         "-DCMAKE_INSTALL_PREFIX=${prefix}")
+# Configure and install only, as the README's `cmake -S . -B build && cmake --install build` does
+# (default options), on a machine without Catch2: the tests are skipped with a message, not an error.
+execute_process(COMMAND ${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${WORK_DIR}/lib" -DCMAKE_CXX_COMPILER=${CXX}
+                        -DCMAKE_DISABLE_FIND_PACKAGE_Catch2=ON "-DCMAKE_INSTALL_PREFIX=${prefix}"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "configuring with the default options and no Catch2 failed:\n${out}")
+endif()
+if(NOT out MATCHES "Catch2 not found, the tests are skipped")
+    message(FATAL_ERROR "without Catch2 the configure step did not say that the tests are skipped:\n${out}")
+endif()
 run_step(${CMAKE_COMMAND} --install "${WORK_DIR}/lib")
+# Asked for explicitly, tests without Catch2 are an error rather than a silent skip.
+execute_process(COMMAND ${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${WORK_DIR}/lib-tests" -DCMAKE_CXX_COMPILER=${CXX}
+                        -DCMAKE_DISABLE_FIND_PACKAGE_Catch2=ON -DTOOLSTREAM_BUILD_TESTS=ON
+                        -DTOOLSTREAM_BUILD_EXAMPLES=OFF
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+if(rc EQUAL 0)
+    message(FATAL_ERROR "-DTOOLSTREAM_BUILD_TESTS=ON without Catch2 configured without an error")
+endif()
 
 foreach(file IN ITEMS include/toolstream.hpp include/toolstream/version.hpp include/toolstream/pipeline.hpp
                       share/cmake/toolstream/toolstream-config.cmake

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <concepts>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -58,6 +59,38 @@ std::optional<call_header> read_call_header(std::string_view header)
     }
 }
 
+/// The members a marker format must declare, one static_assert each, so that the first error a
+/// traits type missing one gives names it (rather than a use deep in marker_calls).
+template<class T>
+consteval bool marker_traits_checked()
+{
+    static_assert(requires { { T::call_open } -> std::convertible_to<std::string_view>; },
+                  "toolstream: these format traits lack `call_open`: declare "
+                  "`static constexpr std::string_view call_open = \"...\";`, the marker that opens a call "
+                  "(or a `reader` type of their own)");
+    static_assert(requires { { T::arguments } -> std::convertible_to<text_arguments>; },
+                  "toolstream: these format traits lack `arguments`: declare `static constexpr text_arguments "
+                  "arguments = text_arguments::json_call;` (or json_object, key_value), how a call's arguments "
+                  "are written");
+    if constexpr (requires { { T::arguments } -> std::convertible_to<text_arguments>; }) {
+        if constexpr (T::arguments == text_arguments::key_value) {
+            static_assert(requires { { T::parameter_open } -> std::convertible_to<std::string_view>; },
+                          "toolstream: key_value format traits lack `parameter_open`: declare "
+                          "`static constexpr std::string_view parameter_open = \"...\";`, the marker before a "
+                          "parameter's name");
+            static_assert(requires { { T::parameter_name_end } -> std::convertible_to<std::string_view>; },
+                          "toolstream: key_value format traits lack `parameter_name_end`: declare "
+                          "`static constexpr std::string_view parameter_name_end = \"...\";`, the marker after "
+                          "a parameter's name");
+            static_assert(requires { { T::value_close } -> std::convertible_to<std::string_view>; },
+                          "toolstream: key_value format traits lack `value_close`: declare "
+                          "`static constexpr std::string_view value_close = \"...\";`, the marker after a "
+                          "parameter's value");
+        }
+    }
+    return true;
+}
+
 /// Reads the blocks of a marker format `T` (see marker_format_traits in text_format.hpp). A block
 /// is one call, or a section of calls (between calls only whitespace, which is syntax; anything
 /// else ends the section and is text). A call:
@@ -71,6 +104,8 @@ std::optional<call_header> read_call_header(std::string_view header)
 ///   `call_close` (a stop sequence stripped it) ENDs the call `complete`.
 template<class T>
 class marker_calls {
+    static_assert(marker_traits_checked<T>());
+
 public:
     /// Options with `max_held` (the hold cap: at least 16 bytes past the format's longest
     /// markers) and `max_held_body`, and optionally `schemas` (key_value: typed values).

@@ -1,0 +1,26 @@
+# Each header compiles alone with nothing but `-I include` (and the Boost include directory when it
+# is not a system one): no build tree, no target properties, warnings as errors, included twice.
+#   cmake -DCXX=... -DSTD=c++20 -DINCLUDE_DIR=... [-DBOOST_INCLUDE_DIR=...] -DWORK_DIR=...
+#         "-DHEADERS=toolstream/a.hpp;toolstream/b.hpp" -P headers_alone.cmake
+file(MAKE_DIRECTORY "${WORK_DIR}")
+set(flags -std=${STD} -fsyntax-only -Wall -Wextra -Wpedantic -Werror "-I${INCLUDE_DIR}")
+if(BOOST_INCLUDE_DIR AND NOT BOOST_INCLUDE_DIR STREQUAL "/usr/include")
+    list(APPEND flags -isystem "${BOOST_INCLUDE_DIR}")
+endif()
+set(failed "")
+foreach(header IN LISTS HEADERS)
+    string(MAKE_C_IDENTIFIER "${header}" stem)
+    set(tu "${WORK_DIR}/${stem}.cpp")
+    file(WRITE "${tu}" "#include <${header}>\n#include <${header}>\n")
+    execute_process(COMMAND "${CXX}" ${flags} "${tu}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+    if(NOT rc EQUAL 0)
+        message("--- ${header} (${CXX} -std=${STD}):\n${out}")
+        list(APPEND failed "${header}")
+    endif()
+endforeach()
+list(LENGTH HEADERS total)
+if(failed)
+    list(LENGTH failed count)
+    message(FATAL_ERROR "${count} of ${total} headers do not compile alone with -I include: ${failed}")
+endif()
+message("${total} headers compile alone with ${CXX} -std=${STD} -I include")

@@ -1,0 +1,16 @@
+// expect: these format traits lack `arguments`: declare `static constexpr text_arguments arguments
+// Marker format traits without `arguments`.
+#include <toolstream/handler.hpp>
+#include <toolstream/policies/text_format.hpp>
+
+struct my_format {
+    static constexpr std::string_view name = "mine";
+    static constexpr std::string_view call_open = "<call>";
+    static constexpr std::string_view call_close = "</call>";
+};
+
+int main()
+{
+    toolstream::handler<toolstream::text_format_policy<my_format>> h;
+    return h.feed("text") ? 1 : 0;
+}
