@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Syntax-checks toolstream with one compiler, standard and standard library at a time, warnings as
 # errors and nothing but `-I include` (and the Boost include directory when it is not a system one):
-# every header of include/ alone (included twice), then every example program. -fsyntax-only needs
-# no linking, so libc++ can be checked although Debian's Boost.JSON is built against libstdc++.
+# one translation unit that includes every header of include/, then every example program (which
+# instantiate the templates). -fsyntax-only needs no linking, so libc++ can be checked although
+# Debian's Boost.JSON is built against libstdc++.
 #   scripts/check-compile.sh [-j N] CONFIG...     CONFIG: compiler:standard[:libc++]
 #   scripts/check-compile.sh clang++-16:c++23 clang++-16:c++20:libc++
 #   scripts/check-compile.sh ci                    # the CI matrix (below)
-# Environment: BOOST_INCLUDE_DIR (default /usr/include), CHECK_COMPILE_WHAT (headers, examples or
-# both, the default). Prints one line per configuration; on a failure, the compiler's output.
+# CHECK_COMPILE_WHAT=alone compiles each header alone instead of the all-headers TU (slow: ctest's
+# headers_compile_alone.* does that with the build's compilers). BOOST_INCLUDE_DIR: default
+# /usr/include. Prints one line per configuration; on a failure, the compiler's output.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(( $(nproc) < 2 ? 1 : 2 ))
 if [ "${1:-}" = "-j" ]; then jobs=$2; shift 2; fi
-[ $# -ge 1 ] || { sed -n '2,10p' "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,13p' "$0" >&2; exit 2; }
 
 # The full builds of CI cover g++ C++20 (ASan+UBSan) and clang++-16 C++20 (tests, examples,
 # benchmarks, fuzzers); this matrix covers every other pairing of compiler, standard and library.
@@ -23,19 +25,20 @@ for c in "$@"; do
     if [ "$c" = ci ]; then configs+=("${ci_matrix[@]}"); else configs+=("$c"); fi
 done
 
-what=${CHECK_COMPILE_WHAT:-both}
-tus=()
-if [ "$what" != examples ]; then
-    while IFS= read -r h; do tus+=("header:${h#"$root/include/"}"); done \
-        < <(find "$root/include" -name '*.hpp' | LC_ALL=C sort)
-fi
-if [ "$what" != headers ]; then
-    while IFS= read -r f; do tus+=("source:$f"); done < <(find "$root/examples" -maxdepth 1 -name '*.cpp' | LC_ALL=C sort)
-fi
-
 boost=${BOOST_INCLUDE_DIR:-/usr/include}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+tus=()
+if [ "${CHECK_COMPILE_WHAT:-}" = alone ]; then
+    while IFS= read -r h; do tus+=("header:${h#"$root/include/"}"); done \
+        < <(find "$root/include" -name '*.hpp' | LC_ALL=C sort)
+else
+    find "$root/include" -name '*.hpp' | LC_ALL=C sort | sed "s|^$root/include/\(.*\)|#include <\1>|" \
+        >"$work/all_headers.cpp"
+    tus+=("source:$work/all_headers.cpp")
+fi
+while IFS= read -r f; do tus+=("source:$f"); done < <(find "$root/examples" -maxdepth 1 -name '*.cpp' | LC_ALL=C sort)
 
 # One translation unit: `header:<path under include/>` or `source:<file>`. Writes the compiler's
 # output to a log named after the TU when it fails.
@@ -58,7 +61,7 @@ status=0
 for config in "${configs[@]}"; do
     IFS=: read -r cxx std lib <<<"$config"
     command -v "$cxx" >/dev/null || { echo "check-compile: $cxx not found" >&2; exit 1; }
-    rm -f "$work"/*.log
+    rm -f "$work"/*.log   # a failed TU leaves its log
     start=$SECONDS
     printf '%s\0' "${tus[@]}" | xargs -0 -P "$jobs" -I{} bash -c 'compile_one "$@"' _ "$cxx" "$std" "${lib:-}" {} || true
     failed=("$work"/*.log)
