@@ -30,9 +30,7 @@ cxx=${CXX:-g++}
 tu=$root/$tu_name
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# toolstream/version.hpp is generated: configure once for it.
-cmake -S "$root" -B "$work/cfg" -DTOOLSTREAM_BUILD_TESTS=OFF -DTOOLSTREAM_BUILD_EXAMPLES=OFF >/dev/null
-flags=(-std=c++20 "$opt" -I"$root/include" -I"$work/cfg/include" -c "$tu")
+flags=(-std=c++20 "$opt" -I"$root/include" -c "$tu")
 
 walls=()
 cpus=()

@@ -5,7 +5,7 @@
 # instantiate the templates). -fsyntax-only needs no linking, so libc++ can be checked although
 # Debian's Boost.JSON is built against libstdc++.
 #   scripts/check-compile.sh [-j N] CONFIG...     CONFIG: compiler:standard[:libc++]
-#   scripts/check-compile.sh clang++-16:c++23 clang++-16:c++20:libc++
+#   scripts/check-compile.sh clang++-16:c++2b clang++-16:c++20:libc++   (c++2b: C++23, as clang 14/16 spell it)
 #   scripts/check-compile.sh ci                    # the CI matrix (below)
 # CHECK_COMPILE_WHAT=alone compiles each header alone instead of the all-headers TU (slow: ctest's
 # headers_compile_alone.* does that with the build's compilers). BOOST_INCLUDE_DIR: default
@@ -18,8 +18,8 @@ if [ "${1:-}" = "-j" ]; then jobs=$2; shift 2; fi
 
 # The full builds of CI cover g++ C++20 (ASan+UBSan) and clang++-16 C++20 (tests, examples,
 # benchmarks, fuzzers); this matrix covers every other pairing of compiler, standard and library.
-ci_matrix=(g++:c++23 clang++-14:c++20 clang++-14:c++23 clang++-16:c++23
-           clang++-16:c++20:libc++ clang++-16:c++23:libc++)
+ci_matrix=(g++:c++2b clang++-14:c++20 clang++-14:c++2b clang++-16:c++2b
+           clang++-16:c++20:libc++ clang++-16:c++2b:libc++)
 configs=()
 for c in "$@"; do
     if [ "$c" = ci ]; then configs+=("${ci_matrix[@]}"); else configs+=("$c"); fi
@@ -69,7 +69,7 @@ for config in "${configs[@]}"; do
     echo "check-compile: $cxx -std=$std${lib:+ -stdlib=$lib}: ${#tus[@]} TUs, ${#failed[@]} failed ($((SECONDS - start)) s)"
     for log in "${failed[@]}"; do
         echo "--- $(basename "$log" .log)"
-        head -40 "$log"
+        head -25 "$log"
         status=1
     done
 done
