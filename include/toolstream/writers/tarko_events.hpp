@@ -71,8 +71,8 @@ public:
         const auto it = find(e.segment_id);
         if (it == open_.end())
             return;
-        if (!it->held.empty())   // the input's own invalid UTF-8: pass it on as it is
-            emit(*it, std::exchange(it->held, {}), false);
+        // The input's own invalid UTF-8, held as the start of a character: written as U+FFFD.
+        it->carry.flush([&](std::string_view rest) { emit(*it, rest, false); });
         if (e.status == segment_status::complete) {
             if (it->name.empty()) {
                 it->name = name_of(e);
@@ -90,17 +90,7 @@ public:
             return;
         // An event's text must be whole UTF-8 characters (a JSON reader would replace a split
         // one): the bytes of a character cut at the end of a fragment wait for the next.
-        std::string_view whole = f.json;
-        if (!it->held.empty()) {
-            it->held.append(f.json);
-            joined_.swap(it->held);
-            it->held.clear();
-            whole = joined_;
-        }
-        const std::size_t cut = detail::utf8_complete_prefix(whole);
-        it->held.assign(whole.substr(cut));
-        if (cut != 0)
-            emit(*it, whole.substr(0, cut), false);
+        it->carry.feed(f.json, [&](std::string_view piece) { emit(*it, piece, false); });
     }
 
     /// Starts a new assistant message: `id` when not empty (and no fixed id is set), else a
@@ -109,10 +99,10 @@ public:
     {
         message_id_ = !fixed_id_.empty() ? fixed_id_ : !id.empty() ? std::string(id) : generated_id();
         partial_suffix_ = R"(,"isComplete":false,"messageId":)";
-        detail::append_json_string(partial_suffix_, message_id_);
+        detail::append_json_string_valid(partial_suffix_, message_id_);
         partial_suffix_ += '}';
         complete_suffix_ = R"(,"isComplete":true,"messageId":)";
-        detail::append_json_string(complete_suffix_, message_id_);
+        detail::append_json_string_valid(complete_suffix_, message_id_);
         complete_suffix_ += '}';
     }
 
@@ -130,7 +120,7 @@ private:
     struct open_call {
         std::string id;
         std::string name;
-        std::string held;   // the first bytes of a UTF-8 character the next fragment finishes
+        detail::utf8_carry carry;   // the first bytes of a UTF-8 character the next fragment finishes
         std::string prefix;   // every event's text up to `arguments`' value
     };
 
@@ -164,9 +154,9 @@ private:
     static std::string prefix_of(const open_call& c)
     {
         std::string prefix = R"({"type":"assistant_streaming_tool_call","toolCallId":)";
-        detail::append_json_string(prefix, c.id);
+        detail::append_json_string_valid(prefix, c.id);
         prefix += R"(,"toolName":)";
-        detail::append_json_string(prefix, c.name);
+        detail::append_json_string_valid(prefix, c.name);
         prefix += R"(,"arguments":)";
         return prefix;
     }
@@ -178,7 +168,7 @@ private:
         if (message_id_.empty())
             new_message();
         line_.assign(c.prefix);
-        detail::append_json_string(line_, arguments);
+        detail::append_json_string_valid(line_, arguments);
         line_ += complete ? complete_suffix_ : partial_suffix_;
         on_event_(std::string_view(line_));
     }
@@ -189,7 +179,6 @@ private:
     std::string partial_suffix_;    // `,"isComplete":false,"messageId":…}`
     std::string complete_suffix_;
     std::vector<open_call> open_;
-    std::string joined_;   // held bytes and the fragment that finishes them
     std::string line_;   // reused: no allocation per event once it has grown
 };
 
