@@ -43,6 +43,10 @@ struct tarko_events_options {
 /// - At a `complete` END: one event with `isComplete: true` and empty `arguments`, the call's
 ///   last. A call that ends `incomplete` or `invalid_arguments` gets none: its events just stop,
 ///   and the client learns its status from the tool invocation (the final tool call).
+///   A free-form call (an OpenAI Responses custom tool) is complete once the provider completes
+///   it: its `arguments` are its raw input, and it gets its `isComplete` event.
+/// - Every line is valid UTF-8: a character split between fragments waits for the next one
+///   (detail::utf8_carry), and bytes that are not UTF-8 are written as U+FFFD.
 /// - `toolName` is the START's `tool_name` (or the file / shell tool of the segment); a name
 ///   that arrives after START is first reported on the `isComplete` event.
 /// - `messageId`: see `tarko_events_options`; `response_started` begins a new message, and so

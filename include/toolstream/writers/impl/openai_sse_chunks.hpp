@@ -42,8 +42,11 @@ void openai_sse_writer<Output>::comment(std::string_view text)
     if (closed_)
         return;
     buf_ = ": ";
-    for (char c : text)
-        buf_ += c == '\n' || c == '\r' ? ' ' : c;
+    const std::size_t from = buf_.size();
+    detail::append_valid_utf8(buf_, text);
+    for (std::size_t i = from; i < buf_.size(); ++i)
+        if (buf_[i] == '\n' || buf_[i] == '\r')
+            buf_[i] = ' ';
     buf_ += "\n\n";
     flush_buffer();
 }
