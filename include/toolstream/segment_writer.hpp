@@ -109,7 +109,7 @@ public:
     /// The segment's metadata; changes made before end() appear in the END event.
     boost::json::object& metadata(segment_ref r) { return slot(r).metadata; }
 
-    /// Everything emitted as content so far (kept for tool segments only).
+    /// Everything given as content so far, bytes held back included (kept for tool segments only).
     std::string_view content_of(segment_ref r) const { return slots_[index(r)].content; }
 
     /// Emits END with the accumulated metadata; see the class comment for tool segments.

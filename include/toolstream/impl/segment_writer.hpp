@@ -15,6 +15,8 @@ void segment_writer<Target>::content(segment_ref r, std::string_view delta)
     if (delta.empty())
         return;
     auto& s = slot(r);
+    if (is_tool_segment(s.type))
+        s.content.append(delta);   // all of it, held bytes too: policies read it back
     if (s.carry.empty() && detail::utf8_complete_prefix(delta) == delta.size()) {
         emit_content(s, delta);   // the common case
         return;
@@ -29,7 +31,6 @@ void segment_writer<Target>::emit_content(open_segment& s, std::string_view delt
 {
     std::size_t from = std::string::npos;
     if (is_tool_segment(s.type)) {
-        s.content.append(delta);
         if (s.writer != fragments::policy && find_tool_syntax(s.type) != nullptr) {
             from = s.arguments.size();
             if (s.writer == fragments::none)
