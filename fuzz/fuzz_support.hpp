@@ -408,11 +408,17 @@ inline std::string lower(std::string_view s)
     return out;
 }
 
-/// Checks a complete native call against Boost.JSON's reading of its raw arguments: a generic
+/// Checks a complete native call against Boost.JSON's reading of its raw arguments (a free-form
+/// call, an OpenAI Responses custom tool, has none): a generic
 /// call's arguments are that object; a file call's path and body are its strings (the file body
 /// was streamed by a separate incremental decoder).
 inline void check_native_invocation(const tool_invocation& inv)
 {
+    if (inv.free_form) {   // a custom tool's input is text, never parsed
+        if (!inv.arguments.empty())
+            fail("a free-form call with parsed arguments", dump({inv}));
+        return;
+    }
     if (!inv.is_complete())
         return;
     boost::json::parse_options deep;
