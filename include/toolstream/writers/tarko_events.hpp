@@ -94,7 +94,11 @@ public:
             return;
         // An event's text must be whole UTF-8 characters (a JSON reader would replace a split
         // one): the bytes of a character cut at the end of a fragment wait for the next.
-        it->carry.feed(f.json, [&](std::string_view piece) { emit(*it, piece, false); });
+        // One event per fragment: the carry's pieces (a finished character, the rest) are joined.
+        joined_.clear();
+        it->carry.feed(f.json, [&](std::string_view piece) { joined_.append(piece); });
+        if (!joined_.empty())
+            emit(*it, joined_, false);
     }
 
     /// Starts a new assistant message: `id` when not empty (and no fixed id is set), else a
@@ -184,6 +188,7 @@ private:
     std::string complete_suffix_;
     std::vector<open_call> open_;
     std::string line_;   // reused: no allocation per event once it has grown
+    std::string joined_;   // a fragment's whole characters, reused
 };
 
 } // namespace toolstream
