@@ -13,7 +13,8 @@
 // (progress `step` and `complete`, and a result echoing the arguments), encoded per --extensions.
 // --tools reads an OpenAI `tools` array whose parameter schemas type the raw values of the
 // key/value formats (qwen3_coder, glm45, minimax_m2); without it they are strings.
-// Exit: 0 once the stream was processed (a provider error goes in "error"), 2 bad usage, 1 I/O.
+// Exit: 0 once the stream was processed (a provider error goes in "error"), 2 bad usage, 1 I/O
+// or a stream that is not the provider's or is empty (provider_mismatch, empty_stream).
 #include <toolstream/handler.hpp>
 #include <toolstream/runtime_pipeline.hpp>
 #include <toolstream/writers/openai_sse.hpp>
@@ -173,11 +174,7 @@ struct line_printer {
     {
         if (mode != emit_mode::invocations)
             return;
-        const boost::json::object line{{"id", inv.id},
-                                       {"name", inv.name},
-                                       {"arguments", inv.arguments},
-                                       {"status", boost::json::value_from(inv.status)}};
-        std::cout << boost::json::serialize(line) << '\n';
+        std::cout << boost::json::serialize(ts::to_json(inv)) << '\n';
     }
 };
 
@@ -267,21 +264,24 @@ bool read_in_chunks(const arguments& a, Write&& write)
     return ok;
 }
 
-// Plain model text through a handler, written as OpenAI SSE: one choice, which made calls when
-// any is complete.
+// Plain model text through a handler, written as OpenAI SSE (the writer finishes the choice).
 int replay_text_as_sse(const arguments& a)
 {
     ts::handler<ts::runtime_policy, sse_sink> h(make_sse_sink(a), {}, ts::make_policy(a.parser, a.reasoning_parser, a.schemas).value());
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
         return 1;
     (void)h.finalize();
-    bool made_calls = false;
-    for (const auto& inv : h.invocations())
-        made_calls = made_calls || inv.is_complete();
-    auto& writer = h.sink().writer;
-    writer(ts::choice_finished{0, {}, made_calls ? ts::finish_kind::tool_calls : ts::finish_kind::stop});
-    writer.done();
+    h.sink().writer.done();
     return 0;
+}
+
+// A stream that is not the provider's (or is empty) is an error of the run: says so, exit 1.
+bool not_the_providers(ts::error_code verdict, const ts::stream_summary& s)
+{
+    if (verdict != ts::error::provider_mismatch && verdict != ts::error::empty_stream)
+        return false;
+    std::cerr << "toolstream-replay: " << s.error.value_or(verdict.message()) << "\n";
+    return true;
 }
 
 int replay_stream_as_sse(const arguments& a)
@@ -295,9 +295,9 @@ int replay_stream_as_sse(const arguments& a)
     auto& p = **made;
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)p.write(piece); }))
         return 1;
-    (void)p.finish();
+    const auto verdict = p.finish();
     p.sink().writer.done();
-    return 0;
+    return not_the_providers(verdict, p.summary()) ? 1 : 0;
 }
 
 int replay_text(const arguments& a)
@@ -338,12 +338,12 @@ int replay_stream(const arguments& a)
     auto& p = **made;
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)p.write(piece); }))
         return 1;
-    (void)p.finish();
+    const auto verdict = p.finish();
     if (a.emit == emit_mode::summary) {
         const auto framing = p.wire_framing() == ts::framing::sse ? "sse" : "ndjson";
         std::cout << boost::json::serialize(ts::to_json(p.summary(), p.provider_name(), framing)) << '\n';
     }
-    return 0;
+    return not_the_providers(verdict, p.summary()) ? 1 : 0;
 }
 
 } // namespace

@@ -14,6 +14,7 @@
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/types.hpp>
 
+#include "fuzz_output.hpp"
 #include "support/events.hpp"   // test::dump
 
 #include <boost/json/parse.hpp>
@@ -285,9 +286,11 @@ struct recorder {
     bool decoded_bodies = false;
     bool complete_at_end = false;
     std::string markup;   // all consumed markup, in order
+    output_check output;  // every writer's output is strict UTF-8 JSON
 
     void operator()(const segment_event& e)
     {
+        output(e);
         if (awaiting)
             fail("a tool END without its invocation", to_json_string(awaiting->view()));
         auto it = open.find(e.segment_id);
@@ -339,6 +342,15 @@ struct recorder {
             fail("a complete invocation without a name", dump({inv}));
         awaiting.reset();
         invocations.push_back(inv);
+        output(inv);
+    }
+
+    // The writers' other inputs (argument fragments, the response-level events).
+    template<class Event>
+        requires std::invocable<output_check&, const Event&>
+    void operator()(const Event& e)
+    {
+        output(e);
     }
 
     void operator()(consumed_markup m)
@@ -348,9 +360,12 @@ struct recorder {
         markup_run += m.bytes;
     }
 
-    /// After the stream is finalized: every segment has ended.
-    void check_all_ended() const
+    /// After the stream is finalized: every segment has ended, and all output was valid.
+    void check_all_ended()
     {
+        output.close();
+        if (!output.problem().empty())
+            fail("output that is not strict UTF-8 JSON", output.problem());
         for (const auto& [id, n] : open)
             if (n != 0)
                 fail("a segment never ENDed", id);
@@ -393,11 +408,17 @@ inline std::string lower(std::string_view s)
     return out;
 }
 
-/// Checks a complete native call against Boost.JSON's reading of its raw arguments: a generic
+/// Checks a complete native call against Boost.JSON's reading of its raw arguments (a free-form
+/// call, an OpenAI Responses custom tool, has none): a generic
 /// call's arguments are that object; a file call's path and body are its strings (the file body
 /// was streamed by a separate incremental decoder).
 inline void check_native_invocation(const tool_invocation& inv)
 {
+    if (inv.free_form) {   // a custom tool's input is text, never parsed
+        if (!inv.arguments.empty())
+            fail("a free-form call with parsed arguments", dump({inv}));
+        return;
+    }
     if (!inv.is_complete())
         return;
     boost::json::parse_options deep;
@@ -447,7 +468,7 @@ void check_text_policy(const input& in, const Options& options, closing_rule clo
 {
     auto run = [&](const std::vector<std::string_view>& pieces) {
         handler<guarded<Policy>, recorder> h(
-            recorder{{}, {}, {}, {}, closing, {}, {}, decodes_file_bodies<Policy>(), complete_at_end, {}}, {},
+            recorder{{}, {}, {}, {}, closing, {}, {}, decodes_file_bodies<Policy>(), complete_at_end, {}, {}}, {},
             guarded<Policy>{Policy(options)});
         error_code first;
         for (auto piece : pieces) {
@@ -506,6 +527,9 @@ void check_provider(const input& in)
             check_native_invocation(inv);
         const auto framing = converter::wire_framing == framing::sse ? "sse" : "ndjson";
         auto summary = boost::json::serialize(to_json(p.summary(), converter::name, framing));
+        r.output.check_json(summary, "summary");
+        if (!r.output.problem().empty())
+            fail("output that is not strict UTF-8 JSON", r.output.problem());
         return outcome_of(r, summary + "\n" + p.first_error().message());
     };
     const auto whole = run({in.body});

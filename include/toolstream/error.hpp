@@ -42,6 +42,10 @@ enum class error {
 
     // Resources.
     out_of_memory,             ///< An allocation failed; the event or input being decoded was dropped.
+
+    // The stream as a whole.
+    provider_mismatch,         ///< No event of a non-empty stream had the provider's shape.
+    empty_stream,              ///< A provider stream with no event at all (no byte but blanks).
 };
 
 namespace detail {
@@ -74,6 +78,8 @@ public:
         case error::nesting_too_deep: return "JSON nesting exceeds the maximum depth";
         case error::too_many_calls: return "too many parallel tool calls";
         case error::out_of_memory: return "out of memory: an allocation failed";
+        case error::provider_mismatch: return "no event of the stream has the provider's shape (wrong provider?)";
+        case error::empty_stream: return "the provider stream is empty";
         }
         return "unknown toolstream error";
     }

@@ -36,6 +36,7 @@ public:
             inv.name = syntax->tool_name;
         if (e.arguments != nullptr)
             inv.arguments = *e.arguments;
+        inv.free_form = is_free_form(e);
         if (inv.name.empty() && inv.status == invocation_status::complete) {
             inv.status = invocation_status::invalid_arguments;
             inv.error = make_error_code(error::missing_tool_name).message();

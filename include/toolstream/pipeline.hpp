@@ -87,6 +87,13 @@ struct choice_sink {
 /// event, a payload that is not valid for the dialect, a limit of the policy such as
 /// too_many_calls); the offending event is skipped and the stream goes on. finish() ends the
 /// transport and finalizes every choice.
+///
+/// A stream that is not the provider's says so: when no event of it had the dialect's shape (no
+/// chunk came out of the converter: another provider's stream, binary, text), finish() returns
+/// error::provider_mismatch, or error::empty_stream when there was no byte but blanks. Either
+/// is also the stream's error (summary().error names the provider; the sink gets
+/// provider_failed). A valid empty answer is not one: its events (a role, a finish reason) have
+/// the shape.
 template<class Provider, parser_policy Policy = api_tool_call, event_sink Sink = recording_sink>
     requires provider_traits<Provider>
 class pipeline {
@@ -171,6 +178,9 @@ private:
     std::optional<std::string> provider_error_;
     error_code first_error_;
     error_code stream_error_;   // the first of the stream itself, for summary()
+    std::string verdict_;       // why the stream is not the provider's (provider_mismatch, empty_stream)
+    bool recognized_ = false;   // the converter made a chunk of some event
+    bool seen_input_ = false;   // a byte other than a blank was written
     bool started_ = false;      // response_started was delivered
     bool failed_ = false;       // provider_failed was delivered
     bool finished_ = false;

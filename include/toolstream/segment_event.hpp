@@ -1,6 +1,7 @@
 // Segment events: a cheap view handed to sinks, an owning form for storage, and the event JSON.
 #pragma once
 
+#include <toolstream/detail/valid_json.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/describe/enum_to_string.hpp>
@@ -90,25 +91,40 @@ struct owned_segment_event {
 ///   {"type":"SEGMENT_END","segment_id":"…","payload":{"metadata":{…}}}
 /// Empty metadata gives `"payload":{}`. An END that is not complete also carries
 /// `"status"` (`incomplete` or `invalid_arguments`) and `"error"` in its payload.
+/// Every string of the result is valid UTF-8: a byte sequence that is not (model text may hold
+/// any bytes) is replaced by U+FFFD. A segment_writer never splits a character between two
+/// deltas, so a valid character is never replaced.
 inline boost::json::object to_json(const segment_event& e)
 {
     boost::json::object out;
     out["type"] = boost::json::value_from(e.type);
-    out["segment_id"] = e.segment_id;
+    out["segment_id"] = detail::valid_json_string(e.segment_id);
     if (e.type == segment_event_type::SEGMENT_START)
         out["segment_type"] = boost::json::value_from(e.segment_kind);
     boost::json::object payload;
     if (e.type == segment_event_type::SEGMENT_CONTENT) {
-        payload["delta"] = e.delta;
+        payload["delta"] = detail::valid_json_string(e.delta);
     } else if (e.metadata != nullptr && !e.metadata->empty()) {
-        payload["metadata"] = *e.metadata;
+        boost::json::value& metadata = payload["metadata"] = *e.metadata;
+        detail::make_valid_utf8(metadata);
     }
     if (e.type == segment_event_type::SEGMENT_END && e.status != segment_status::complete) {
         payload["status"] = boost::json::value_from(e.status);
-        payload["error"] = e.error;
+        payload["error"] = detail::valid_json_string(e.error);
     }
     out["payload"] = std::move(payload);
     return out;
+}
+
+/// True when a tool segment's input is free-form text rather than JSON arguments (metadata
+/// `"free_form": true`, set by the provider's call, as OpenAI Responses custom tools are): its
+/// argument text is the input, verbatim, and END does not parse it.
+inline bool is_free_form(const segment_event& e) noexcept
+{
+    if (e.metadata == nullptr)
+        return false;
+    const auto* v = e.metadata->if_contains("free_form");
+    return v != nullptr && v->is_bool() && v->get_bool();
 }
 
 inline std::string to_json_string(const segment_event& e)

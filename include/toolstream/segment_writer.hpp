@@ -3,6 +3,7 @@
 // at END into the segment's arguments.
 #pragma once
 
+#include <toolstream/detail/utf8.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/tool_syntax.hpp>
@@ -36,6 +37,11 @@ struct writer_options {
 /// starting any other segment ends it. Block segments (tool calls, files, commands) may be open
 /// several at a time (parallel native calls interleave) and end only when their policy says.
 /// Empty deltas are never emitted.
+///
+/// Whole characters. A CONTENT delta never ends inside a UTF-8 character that the segment's
+/// next content may complete: the first bytes (3 at most) wait for the next delta, so that every
+/// event is valid UTF-8 on its own at any chunking. They are released, as they are, by the
+/// segment's END and before any markup (the input had no character there).
 ///
 /// Argument fragments. A policy that has the arguments as JSON text (a native call, a JSON call
 /// in the text) passes them to arguments(). For a file or shell segment whose policy does not,
@@ -71,8 +77,10 @@ public:
     /// Reports bytes the policy consumed as syntax. Free unless the target takes them.
     void markup(std::string_view bytes)
     {
-        if (!bytes.empty())
-            deliver(consumed_markup{bytes});
+        if (bytes.empty())
+            return;
+        release_held();   // the bytes before the markup come first
+        deliver(consumed_markup{bytes});
     }
 
     /// Records a problem met while parsing (a limit hit, say); the handler's feed() or finalize()
@@ -101,7 +109,7 @@ public:
     /// The segment's metadata; changes made before end() appear in the END event.
     boost::json::object& metadata(segment_ref r) { return slot(r).metadata; }
 
-    /// Everything emitted as content so far (kept for tool segments only).
+    /// Everything given as content so far, bytes held back included (kept for tool segments only).
     std::string_view content_of(segment_ref r) const { return slots_[index(r)].content; }
 
     /// Emits END with the accumulated metadata; see the class comment for tool segments.
@@ -118,6 +126,7 @@ public:
         flow_open_ = false;
         counter_ = 0;
         reported_ = {};
+        holding_ = 0;
     }
 
 private:
@@ -133,6 +142,7 @@ private:
         boost::json::object parsed;     // END's arguments
         std::string error;              // END's error, when the writer made it
         fragments writer = fragments::none;
+        detail::utf8_carry carry;       // the first bytes of a character the next delta finishes
         bool late_required = false;     // generated before the required metadata was known
         bool open = false;
     };
@@ -157,6 +167,8 @@ private:
     static std::uint32_t index(segment_ref r) { return static_cast<std::uint32_t>(r); }
     open_segment& slot(segment_ref r) { return slots_[index(r)]; }
 
+    void emit_content(open_segment& s, std::string_view delta);
+    void release_held();
     void emit_fragment(open_segment& s, std::size_t from);
     void generate_opening(open_segment& s);
     void finish_fragments(open_segment& s, segment_status status);
@@ -185,6 +197,7 @@ private:
     bool flow_open_ = false;
     std::uint64_t counter_ = 0;
     error_code reported_;
+    std::size_t holding_ = 0;   // open segments whose carry holds bytes
 };
 
 } // namespace toolstream

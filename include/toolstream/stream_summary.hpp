@@ -3,6 +3,7 @@
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/parse_json.hpp>
+#include <toolstream/detail/valid_json.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/types.hpp>
 
@@ -48,14 +49,17 @@ inline boost::json::value parse_arguments_raw(std::string_view raw)
 
 /// A call's `arguments` for the summary: the invocation's own when it is complete; else its
 /// argument text read with the wire semantics above (a truncated call's text is usually null).
+/// A free-form input (`free_form`) is no JSON: read the same way, it is usually null, and the
+/// input is `arguments_raw`.
 inline boost::json::value summary_arguments(const tool_invocation& inv)
 {
-    if (inv.is_complete())
+    if (inv.is_complete() && !inv.free_form)
         return inv.arguments;
     return parse_arguments_raw(inv.arguments_raw);
 }
 
 /// The summary as `toolstream-replay --emit summary` prints it (the `.expected.json` shape).
+/// Its strings are valid UTF-8: byte sequences that are not are replaced by U+FFFD.
 inline boost::json::object to_json(const stream_summary& s, std::string_view provider, std::string_view framing)
 {
     boost::json::array choices;
@@ -81,8 +85,10 @@ inline boost::json::object to_json(const stream_summary& s, std::string_view pro
     boost::json::value error = nullptr;
     if (s.error)
         error = *s.error;
-    return {{"provider", provider}, {"framing", framing}, {"choices", std::move(choices)},
-            {"usage", std::move(usage)}, {"error", std::move(error)}};
+    boost::json::object out{{"provider", provider}, {"framing", framing}, {"choices", std::move(choices)},
+                            {"usage", std::move(usage)}, {"error", std::move(error)}};
+    detail::make_valid_utf8(out);
+    return out;
 }
 
 } // namespace toolstream

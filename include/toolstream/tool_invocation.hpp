@@ -1,11 +1,13 @@
 // A tool call ready for (or refused from) execution.
 #pragma once
 
+#include <toolstream/detail/valid_json.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/describe/class.hpp>
 #include <boost/describe/enum.hpp>
 #include <boost/json/object.hpp>
+#include <boost/json/value_from.hpp>
 
 #include <string>
 
@@ -27,11 +29,32 @@ struct tool_invocation {
     invocation_status status = invocation_status::complete;
     std::string error;               ///< Why the status is not `complete`; empty otherwise.
     std::string arguments_raw;       ///< The argument text as received (JSON, XML or file body).
+    /// The call's input is free-form text, not JSON (OpenAI Responses custom tools): it is
+    /// `arguments_raw`, and `arguments` stays empty. Such a call is complete once the provider
+    /// completes it.
+    bool free_form = false;
 
     bool is_complete() const noexcept { return status == invocation_status::complete; }
 
     friend bool operator==(const tool_invocation&, const tool_invocation&) = default;
 };
-BOOST_DESCRIBE_STRUCT(tool_invocation, (), (id, name, arguments, status, error, arguments_raw))
+BOOST_DESCRIBE_STRUCT(tool_invocation, (), (id, name, arguments, status, error, arguments_raw, free_form))
+
+/// One invocation as `toolstream-replay --emit invocations` prints it: `id`, `name`,
+/// `arguments`, `status`, and `error` when the status is not `complete`; `input` (the raw text)
+/// for a free-form call. Strings that are not UTF-8 get U+FFFD (see docs/errors.md).
+inline boost::json::object to_json(const tool_invocation& inv)
+{
+    boost::json::object out{{"id", inv.id},
+                            {"name", inv.name},
+                            {"arguments", inv.arguments},
+                            {"status", boost::json::value_from(inv.status)}};
+    if (inv.free_form)
+        out["input"] = inv.arguments_raw;
+    if (!inv.is_complete())
+        out["error"] = inv.error;
+    detail::make_valid_utf8(out);
+    return out;
+}
 
 } // namespace toolstream

@@ -33,10 +33,13 @@ struct tool_call_delta {
     std::string name;
     std::string arguments_delta;
     bool is_complete = false;
+    /// The call's input is free-form text, not JSON (OpenAI Responses custom tools): its
+    /// segment carries metadata `"free_form": true` and its text is not parsed.
+    bool free_form = false;
 
     friend bool operator==(const tool_call_delta&, const tool_call_delta&) = default;
 };
-BOOST_DESCRIBE_STRUCT(tool_call_delta, (), (index, call_id, name, arguments_delta, is_complete))
+BOOST_DESCRIBE_STRUCT(tool_call_delta, (), (index, call_id, name, arguments_delta, is_complete, free_form))
 
 /// A provider's finish reason, normalised. `tool_calls` is also what the pipeline reports for a
 /// choice that made calls and stopped (Anthropic `tool_use`, Gemini `STOP` with function calls).

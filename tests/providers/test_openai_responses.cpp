@@ -145,10 +145,12 @@ TEST_CASE("openai_responses custom tool calls stream their free-form input", "[o
     CHECK(!feed(conv, out, "response.output_item.done",
                 R"({"type":"response.output_item.done","output_index":0,"item":{"type":"custom_tool_call","id":"ct_1","call_id":"call_sql","name":"write_sql","input":"SELECT * FROM t","status":"completed"}})"));
     REQUIRE(out.chunks.size() == 4);
-    CHECK(out.chunks[0].tool_calls.at(0) == tool_call_delta{0, "call_sql", "write_sql", "", false});
+    // Every delta of a custom tool says its input is free-form (no JSON to parse).
+    CHECK(out.chunks[0].tool_calls.at(0) == tool_call_delta{0, "call_sql", "write_sql", "", false, true});
     CHECK(out.chunks[1].tool_calls.at(0).arguments_delta == "SELECT * ");
+    CHECK(out.chunks[1].tool_calls.at(0).free_form);
     CHECK(out.chunks[2].tool_calls.at(0).arguments_delta == "FROM t");
-    CHECK(out.chunks[3].tool_calls.at(0) == tool_call_delta{0, "", "", "", true});
+    CHECK(out.chunks[3].tool_calls.at(0) == tool_call_delta{0, "", "", "", true, true});
 
     SECTION("custom_tool_call_input.done supplies the input when no delta came")
     {
@@ -157,7 +159,7 @@ TEST_CASE("openai_responses custom tool calls stream their free-form input", "[o
         CHECK(!feed(lone, got, "response.custom_tool_call_input.done",
                     R"({"type":"response.custom_tool_call_input.done","item_id":"ct_9","output_index":2,"input":"SELECT 1"})"));
         REQUIRE(got.chunks.size() == 1);
-        CHECK(got.chunks[0].tool_calls.at(0) == tool_call_delta{2, "", "", "SELECT 1", true});
+        CHECK(got.chunks[0].tool_calls.at(0) == tool_call_delta{2, "", "", "SELECT 1", true, true});
     }
 }
 

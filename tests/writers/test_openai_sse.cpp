@@ -324,5 +324,8 @@ TEST_CASE("openai sse: comments, and nothing after done()", "[openai-sse]")
     w(choice_finished{0, {}, finish_kind::stop});
     CHECK(w.closed());
     CHECK(!w.failed());
-    CHECK(w.output().bytes == ": keep-alive next\n\n" + std::string(done));
+    // done() finishes the choice nothing finished: the stream is complete even with no content.
+    CHECK(w.output().bytes == ": keep-alive next\n\n" + test::chunk_prefix
+                                  + R"("choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":"stop"}]})" "\n\n"
+                                  + std::string(done));
 }

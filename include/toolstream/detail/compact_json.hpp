@@ -7,11 +7,14 @@
 // string, while these functions append into a buffer whose capacity the caller reuses.
 #pragma once
 
+#include <toolstream/detail/utf8.hpp>
+
 #include <boost/json/value.hpp>
 
 #include <charconv>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -51,6 +54,38 @@ inline void append_json_string(std::string& out, std::string_view s)
 {
     out += '"';
     append_json_escaped(out, s);
+    out += '"';
+}
+
+/// As append_json_escaped, with every sequence that is not UTF-8 replaced by U+FFFD
+/// (append_valid_utf8): the escape of text that is written out, where each event must be valid
+/// UTF-8 on its own. append_json_escaped keeps the bytes, for JSON text that is parsed again.
+inline void append_json_escaped_valid(std::string& out, std::string_view s)
+{
+    std::size_t run = 0;   // start of the bytes not written yet
+    std::uint32_t cp = 0;
+    for (std::size_t i = 0; i < s.size();) {
+        if (static_cast<unsigned char>(s[i]) < 0x80) {
+            ++i;
+            continue;
+        }
+        if (const std::size_t n = decode_utf8(s, i, cp); n != 0) {
+            i += n;
+            continue;
+        }
+        append_json_escaped(out, s.substr(run, i - run));
+        out.append(replacement_character);
+        i += invalid_utf8_length(s, i);
+        run = i;
+    }
+    append_json_escaped(out, s.substr(run));
+}
+
+/// Appends `s` as a whole JSON string, quotes included, sequences that are not UTF-8 replaced.
+inline void append_json_string_valid(std::string& out, std::string_view s)
+{
+    out += '"';
+    append_json_escaped_valid(out, s);
     out += '"';
 }
 

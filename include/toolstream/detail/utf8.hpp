@@ -49,6 +49,62 @@ inline void append_utf8(std::uint32_t cp, std::string& out)
     out.append(bytes, encode_utf8(cp, bytes));
 }
 
+/// Bytes to replace by one U+FFFD at `i`, where no valid sequence starts: the maximal subpart
+/// of a sequence (a lead byte and the continuation bytes it may take), at least 1, as the
+/// Unicode standard (3.9, "U+FFFD substitution of maximal subparts") and the WHATWG decoder do.
+inline std::size_t invalid_utf8_length(std::string_view s, std::size_t i) noexcept
+{
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t n = c < 0xC2 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 1;
+    // The range of the second byte narrows for E0, ED, F0 and F4 (no overlongs or surrogates).
+    const unsigned char low = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+    const unsigned char high = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    std::size_t k = 1;
+    for (; k < n && i + k < s.size(); ++k) {
+        const auto b = static_cast<unsigned char>(s[i + k]);
+        if (k == 1 ? (b < low || b > high) : (b & 0xC0) != 0x80)
+            break;
+    }
+    return k;
+}
+
+/// The length of the longest prefix of `s` that is valid UTF-8.
+inline std::size_t valid_utf8_prefix(std::string_view s) noexcept
+{
+    std::size_t i = 0;
+    std::uint32_t cp = 0;
+    while (i < s.size()) {
+        if (static_cast<unsigned char>(s[i]) < 0x80) {
+            ++i;
+            continue;
+        }
+        const std::size_t n = decode_utf8(s, i, cp);
+        if (n == 0)
+            break;
+        i += n;
+    }
+    return i;
+}
+
+inline bool is_valid_utf8(std::string_view s) noexcept { return valid_utf8_prefix(s) == s.size(); }
+
+/// The UTF-8 of U+FFFD REPLACEMENT CHARACTER, which output writes for bytes that are not UTF-8.
+inline constexpr std::string_view replacement_character = "\xEF\xBF\xBD";
+
+/// Appends `s` to `out` with each maximal invalid subpart replaced by U+FFFD (see
+/// invalid_utf8_length): what every writer of JSON does with bytes that are not UTF-8.
+inline void append_valid_utf8(std::string& out, std::string_view s)
+{
+    for (;;) {
+        const std::size_t good = valid_utf8_prefix(s);
+        out.append(s.data(), good);
+        if (good == s.size())
+            return;
+        out.append(replacement_character);
+        s.remove_prefix(good + invalid_utf8_length(s, good));
+    }
+}
+
 /// The length of the longest prefix of `s` that does not end inside a UTF-8 character that the
 /// next piece may complete. A writer's every event must be valid UTF-8 on its own (a client
 /// decodes each separately), while a text policy may split a character between two deltas.

@@ -1,6 +1,7 @@
 // Out-of-line members of toolstream::pipeline.
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/pipeline.hpp>
 
 namespace toolstream {
@@ -109,6 +110,7 @@ template<class Provider, parser_policy Policy, event_sink Sink>
     requires provider_traits<Provider>
 error_code pipeline<Provider, Policy, Sink>::route(std::size_t index, const chunk_response& chunk)
 {
+    recognized_ = true;
     start_response(&chunk);
     auto& st = state(index);
     if (!chunk.finish_reason.empty())
@@ -132,6 +134,7 @@ error_code pipeline<Provider, Policy, Sink>::write(std::string_view bytes)
 {
     if (finished_)
         return error::feed_after_finalize;
+    seen_input_ = seen_input_ || !detail::all_blank(bytes);
     error_code first;
     auto emit = [&](std::size_t index, const chunk_response& chunk) { note(route(index, chunk), first, false); };
     // Transport errors come to the visitor among the events, so all errors are noted in stream order.
@@ -162,6 +165,20 @@ error_code pipeline<Provider, Policy, Sink>::finish()
              return error_code{};
          }),
          first);
+    if (!recognized_) {
+        // Not the provider's stream: the verdict comes first, before what finish() met.
+        const error_code ec = seen_input_ ? error::provider_mismatch : error::empty_stream;
+        const std::string_view name = converter_type::name;
+        verdict_ = seen_input_ ? "the stream is not " + std::string(name) + ": none of its events has that dialect's"
+                                     " shape (another provider's stream, or no stream at all)"
+                               : "the " + std::string(name) + " stream is empty: no event";
+        first = ec;
+        if (!first_error_)
+            first_error_ = ec;
+        if (!stream_error_)
+            stream_error_ = ec;
+        fail(verdict_);
+    }
     start_response(nullptr);
     state(0);   // an empty stream still has its one choice
     for (auto& c : choices_)
@@ -186,6 +203,8 @@ stream_summary pipeline<Provider, Policy, Sink>::summary() const
     stream_summary s;
     s.usage = usage_;
     s.error = provider_error_;
+    if (!s.error && !verdict_.empty())
+        s.error = verdict_;
     if (!s.error && stream_error_)
         s.error = stream_error_.message();
     for (const auto& c : choices_) {

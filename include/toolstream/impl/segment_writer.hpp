@@ -15,9 +15,22 @@ void segment_writer<Target>::content(segment_ref r, std::string_view delta)
     if (delta.empty())
         return;
     auto& s = slot(r);
+    if (is_tool_segment(s.type))
+        s.content.append(delta);   // all of it, held bytes too: policies read it back
+    if (s.carry.empty() && detail::utf8_complete_prefix(delta) == delta.size()) {
+        emit_content(s, delta);   // the common case
+        return;
+    }
+    holding_ -= s.carry.empty() ? 0 : 1;
+    s.carry.feed(delta, [&](std::string_view piece) { emit_content(s, piece); });
+    holding_ += s.carry.empty() ? 0 : 1;
+}
+
+template<class Target>
+void segment_writer<Target>::emit_content(open_segment& s, std::string_view delta)
+{
     std::size_t from = std::string::npos;
     if (is_tool_segment(s.type)) {
-        s.content.append(delta);
         if (s.writer != fragments::policy && find_tool_syntax(s.type) != nullptr) {
             from = s.arguments.size();
             if (s.writer == fragments::none)
@@ -30,6 +43,19 @@ void segment_writer<Target>::content(segment_ref r, std::string_view delta)
     (*target_)(e);
     if (from != std::string::npos)
         emit_fragment(s, from);
+}
+
+// Releases every held character start: what follows in the input is not its continuation.
+template<class Target>
+void segment_writer<Target>::release_held()
+{
+    for (std::size_t i = 0; holding_ > 0 && i < slots_.size(); ++i) {
+        auto& s = slots_[i];
+        if (s.open && !s.carry.empty()) {
+            --holding_;
+            s.carry.flush([&](std::string_view rest) { emit_content(s, rest); });
+        }
+    }
 }
 
 template<class Target>
@@ -126,6 +152,9 @@ segment_status segment_writer<Target>::parse_arguments(open_segment& s, segment_
 {
     if (status != segment_status::complete)
         return status;
+    if (auto it = s.metadata.find("free_form"); it != s.metadata.end() && it->value().is_bool()
+                                                     && it->value().get_bool())
+        return status;   // free-form input: the text is the input, nothing to parse
     boost::json::parse_options options;
     options.max_depth = options_.max_depth;
     // A body the writer encoded is model text, kept byte for byte whatever it is; JSON a policy
@@ -165,6 +194,10 @@ template<class Target>
 void segment_writer<Target>::end(segment_ref r, segment_status status, std::string_view error)
 {
     auto& s = slot(r);
+    if (!s.carry.empty()) {
+        --holding_;
+        s.carry.flush([&](std::string_view rest) { emit_content(s, rest); });
+    }
     s.error.clear();
     auto e = event_of(segment_event_type::SEGMENT_END, s);
     if (is_tool_segment(s.type)) {
@@ -177,6 +210,10 @@ void segment_writer<Target>::end(segment_ref r, segment_status status, std::stri
             e.arguments = &s.parsed;
         e.arguments_text = s.arguments;
     }
+    // Every segment that is not complete says why; a policy that gave no reason for an
+    // incomplete one was cut by the end of the stream.
+    if (status == segment_status::incomplete && error.empty())
+        error = error_category().message(static_cast<int>(toolstream::error::incomplete_call), nullptr, 0);
     e.metadata = &s.metadata;
     e.status = status;
     e.error = error;
@@ -211,6 +248,7 @@ segment_ref segment_writer<Target>::open(segment_type type, boost::json::object 
     s.metadata = std::move(metadata);
     s.content.clear();
     s.arguments.clear();
+    s.carry = {};
     s.writer = fragments::none;
     s.late_required = false;
     s.open = true;

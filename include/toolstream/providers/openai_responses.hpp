@@ -27,6 +27,8 @@ namespace toolstream {
 ///   item's `output_index`; `output_item.added` gives `call_id` (not the `fc_` item id) and name.
 ///   Argument (or custom input) deltas are appended raw; `.done` completes the call and, when no
 ///   delta carried any text, supplies the arguments; `output_item.done` is the last fallback.
+///   A custom tool's input is free-form text (a grammar's, not JSON): its deltas say
+///   `free_form`, and the call completes with that text as its input, unparsed.
 ///   Items the provider runs itself (`web_search_call`, ...) are not emitted.
 /// - `output_text.delta` is content, `refusal.delta` is refusal, `reasoning_summary_text.delta`
 ///   and `reasoning_text.delta` are reasoning.
@@ -92,8 +94,10 @@ private:
             return send_text(out_.begin().reasoning, *root, emit);
         if (type == "response.refusal.delta")
             return send_text(out_.begin().refusal, *root, emit);
-        if (type == "response.function_call_arguments.delta" || type == "response.custom_tool_call_input.delta")
-            return on_arguments_delta(*root, emit);
+        if (type == "response.function_call_arguments.delta")
+            return on_arguments_delta(*root, false, emit);
+        if (type == "response.custom_tool_call_input.delta")
+            return on_arguments_delta(*root, true, emit);
         if (type == "response.function_call_arguments.done")
             return on_arguments_done(*root, "arguments", emit);
         if (type == "response.custom_tool_call_input.done")
@@ -125,6 +129,7 @@ private:
         bool announced = false;        // call_id and name were emitted
         bool has_arguments = false;    // argument text was emitted
         bool complete = false;
+        bool free_form = false;        // a custom tool's input: text, not JSON
     };
 
     static bool is_client_call(std::string_view item_type)
@@ -155,13 +160,14 @@ private:
             return {};
         }
         state.kind = item_kind::client_call;
+        state.free_form = detail::string_field(*item, "type") == "custom_tool_call";
         announce(state, *item, call_at(*index));
         emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }
 
     template<class Emit>
-    error_code on_arguments_delta(const boost::json::object& root, Emit& emit)
+    error_code on_arguments_delta(const boost::json::object& root, bool custom, Emit& emit)
     {
         const auto index = locate(root);
         if (!index)
@@ -170,7 +176,9 @@ private:
         if (state.kind == item_kind::other)
             return {};
         state.kind = item_kind::client_call;   // a compat server may skip output_item.added
+        state.free_form = state.free_form || custom;
         auto& d = call_at(*index);
+        d.free_form = state.free_form;
         d.call_id.assign(detail::string_field(root, "call_id"));
         d.arguments_delta.assign(detail::string_field(root, "delta"));
         state.has_arguments = state.has_arguments || !d.arguments_delta.empty();
@@ -188,7 +196,10 @@ private:
         if (state.kind == item_kind::other || state.complete)
             return {};
         state.kind = item_kind::client_call;
-        complete(state, root, field, call_at(*index));
+        state.free_form = state.free_form || field == "input";
+        auto& d = call_at(*index);
+        d.free_form = state.free_form;
+        complete(state, root, field, d);
         emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }
@@ -206,7 +217,9 @@ private:
             return {};
         state.kind = item_kind::client_call;
         state.id.assign(detail::string_field(*item, "id"));
+        state.free_form = state.free_form || item_type == "custom_tool_call";
         auto& d = call_at(*index);
+        d.free_form = state.free_form;
         announce(state, *item, d);   // a compat server may have sent no output_item.added
         if (!state.complete)
             complete(state, *item, item_type == "custom_tool_call" ? "input" : "arguments", d);
@@ -288,6 +301,7 @@ private:
             return;
         d.call_id.assign(detail::string_field(item, "call_id"));
         d.name.assign(detail::string_field(item, "name"));
+        d.free_form = state.free_form;
         state.announced = true;
     }
 

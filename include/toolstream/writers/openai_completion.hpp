@@ -2,6 +2,7 @@
 // non-streaming `chat.completion` object (for a gateway answering `stream: false`).
 #pragma once
 
+#include <toolstream/detail/valid_json.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/stream_events.hpp>
 #include <toolstream/types.hpp>
@@ -88,7 +89,10 @@ public:
     boost::json::object error_body() const
     {
         return {{"error",
-                 {{"message", error_message()}, {"type", "server_error"}, {"param", nullptr}, {"code", nullptr}}}};
+                 {{"message", detail::valid_json_string(error_message())},
+                  {"type", "server_error"},
+                  {"param", nullptr},
+                  {"code", nullptr}}}};
     }
 
     /// The `chat.completion` object of what was collected.
@@ -127,6 +131,7 @@ public:
             out["usage"] = {{"prompt_tokens", usage_->input_tokens},
                             {"completion_tokens", usage_->output_tokens},
                             {"total_tokens", usage_->input_tokens + usage_->output_tokens}};
+        detail::make_valid_utf8(out);   // model text may hold any bytes: U+FFFD in the JSON
         return out;
     }
 

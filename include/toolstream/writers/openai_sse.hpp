@@ -68,7 +68,8 @@ struct tool_result {
 };
 
 /// Writes OpenAI Chat Completions SSE from the core's events. Give it to a pipeline (or a
-/// handler) as its sink; call `done()` after the pipeline's `finish()`.
+/// handler) as its sink; call `done()` after the pipeline's `finish()` (or the handler's
+/// `finalize()`): whatever fed it, the stream is then complete, one `finish_reason` per choice.
 ///
 /// - Every chunk: `id`, `object:"chat.completion.chunk"`, `created`, `model`, and one choice
 ///   `{index, delta, finish_reason}`. The first delta of a choice carries `role:"assistant"`.
@@ -89,8 +90,12 @@ struct tool_result {
 ///   which the OpenAI SDKs raise as an API error; nothing is written after it, not even [DONE].
 /// - `progress()` / `result()`: tool progress and results, encoded per `extension_encoding`.
 ///
+/// - A free-form call (OpenAI Responses custom tool, metadata `free_form`) is a function call
+///   whose `arguments` text is its raw input; once complete, its choice finishes `tool_calls`.
+///
 /// Text, reasoning and generated arguments are held back by at most 3 bytes when a delta ends
-/// inside a UTF-8 character, so each chunk's JSON is valid UTF-8 on its own. One buffer is reused
+/// inside a UTF-8 character, so each chunk's JSON is valid UTF-8 on its own; bytes that are not
+/// UTF-8 at all are written as U+FFFD. One buffer is reused
 /// for every chunk: steady state does not allocate.
 template<byte_output Output>
 class openai_sse_writer {
@@ -113,7 +118,9 @@ public:
     void result(const tool_result& r);
     /// An SSE comment (`: text`), e.g. a keep-alive; line breaks in `text` become spaces.
     void comment(std::string_view text);
-    /// Writes `data: [DONE]` (not after an error). Later calls and events write nothing.
+    /// Ends every choice no `choice_finished` ended (`tool_calls` when it completed a call, else
+    /// `stop`: a handler feeds no `choice_finished`), then writes `data: [DONE]` (not after an
+    /// error). Later calls and events write nothing.
     void done();
 
     /// The response's chunk id, created and model (fixed by the first chunk written).
@@ -132,6 +139,7 @@ private:
     struct choice_state {
         bool role_sent = false;
         bool finished = false;
+        bool made_calls = false;             // a tool call of the choice ENDed complete
         std::uint32_t calls = 0;             // tool calls started, for the next index
         detail::utf8_carry text, reasoning;  // the flowing segments' unfinished characters
     };
@@ -159,6 +167,7 @@ private:
     void write_extension(std::string_view member, AppendObject&& append_object);
     void announce(open_call& c, std::string_view name, bool with_name);
     void fail(std::string_view message);
+    void finish_choices();
 
     // Chunk assembly into buf_: open_choice() … close_choice(); or open_chunk() … close_chunk().
     void open_chunk();

@@ -43,6 +43,10 @@ struct tarko_events_options {
 /// - At a `complete` END: one event with `isComplete: true` and empty `arguments`, the call's
 ///   last. A call that ends `incomplete` or `invalid_arguments` gets none: its events just stop,
 ///   and the client learns its status from the tool invocation (the final tool call).
+///   A free-form call (an OpenAI Responses custom tool) is complete once the provider completes
+///   it: its `arguments` are its raw input, and it gets its `isComplete` event.
+/// - Every line is valid UTF-8: a character split between fragments waits for the next one
+///   (detail::utf8_carry), and bytes that are not UTF-8 are written as U+FFFD.
 /// - `toolName` is the START's `tool_name` (or the file / shell tool of the segment); a name
 ///   that arrives after START is first reported on the `isComplete` event.
 /// - `messageId`: see `tarko_events_options`; `response_started` begins a new message, and so
@@ -71,8 +75,8 @@ public:
         const auto it = find(e.segment_id);
         if (it == open_.end())
             return;
-        if (!it->held.empty())   // the input's own invalid UTF-8: pass it on as it is
-            emit(*it, std::exchange(it->held, {}), false);
+        // The input's own invalid UTF-8, held as the start of a character: written as U+FFFD.
+        it->carry.flush([&](std::string_view rest) { emit(*it, rest, false); });
         if (e.status == segment_status::complete) {
             if (it->name.empty()) {
                 it->name = name_of(e);
@@ -90,17 +94,11 @@ public:
             return;
         // An event's text must be whole UTF-8 characters (a JSON reader would replace a split
         // one): the bytes of a character cut at the end of a fragment wait for the next.
-        std::string_view whole = f.json;
-        if (!it->held.empty()) {
-            it->held.append(f.json);
-            joined_.swap(it->held);
-            it->held.clear();
-            whole = joined_;
-        }
-        const std::size_t cut = detail::utf8_complete_prefix(whole);
-        it->held.assign(whole.substr(cut));
-        if (cut != 0)
-            emit(*it, whole.substr(0, cut), false);
+        // One event per fragment: the carry's pieces (a finished character, the rest) are joined.
+        joined_.clear();
+        it->carry.feed(f.json, [&](std::string_view piece) { joined_.append(piece); });
+        if (!joined_.empty())
+            emit(*it, joined_, false);
     }
 
     /// Starts a new assistant message: `id` when not empty (and no fixed id is set), else a
@@ -109,10 +107,10 @@ public:
     {
         message_id_ = !fixed_id_.empty() ? fixed_id_ : !id.empty() ? std::string(id) : generated_id();
         partial_suffix_ = R"(,"isComplete":false,"messageId":)";
-        detail::append_json_string(partial_suffix_, message_id_);
+        detail::append_json_string_valid(partial_suffix_, message_id_);
         partial_suffix_ += '}';
         complete_suffix_ = R"(,"isComplete":true,"messageId":)";
-        detail::append_json_string(complete_suffix_, message_id_);
+        detail::append_json_string_valid(complete_suffix_, message_id_);
         complete_suffix_ += '}';
     }
 
@@ -130,7 +128,7 @@ private:
     struct open_call {
         std::string id;
         std::string name;
-        std::string held;   // the first bytes of a UTF-8 character the next fragment finishes
+        detail::utf8_carry carry;   // the first bytes of a UTF-8 character the next fragment finishes
         std::string prefix;   // every event's text up to `arguments`' value
     };
 
@@ -164,9 +162,9 @@ private:
     static std::string prefix_of(const open_call& c)
     {
         std::string prefix = R"({"type":"assistant_streaming_tool_call","toolCallId":)";
-        detail::append_json_string(prefix, c.id);
+        detail::append_json_string_valid(prefix, c.id);
         prefix += R"(,"toolName":)";
-        detail::append_json_string(prefix, c.name);
+        detail::append_json_string_valid(prefix, c.name);
         prefix += R"(,"arguments":)";
         return prefix;
     }
@@ -178,7 +176,7 @@ private:
         if (message_id_.empty())
             new_message();
         line_.assign(c.prefix);
-        detail::append_json_string(line_, arguments);
+        detail::append_json_string_valid(line_, arguments);
         line_ += complete ? complete_suffix_ : partial_suffix_;
         on_event_(std::string_view(line_));
     }
@@ -189,8 +187,8 @@ private:
     std::string partial_suffix_;    // `,"isComplete":false,"messageId":…}`
     std::string complete_suffix_;
     std::vector<open_call> open_;
-    std::string joined_;   // held bytes and the fragment that finishes them
     std::string line_;   // reused: no allocation per event once it has grown
+    std::string joined_;   // a fragment's whole characters, reused
 };
 
 } // namespace toolstream

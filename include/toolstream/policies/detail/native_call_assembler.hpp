@@ -56,6 +56,7 @@ private:
         std::optional<std::string> path;
         std::optional<segment_ref> segment;
         bool ended = false;
+        bool free_form = false;   // free-form input (never a file call, never parsed)
     };
 
     template<class Writer>

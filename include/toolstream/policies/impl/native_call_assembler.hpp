@@ -42,6 +42,7 @@ void native_call_assembler::on_tool_call(const tool_call_delta& d, Writer& out)
         return;   // the provider already completed this call, or a limit ended it
     if (c.call_id.empty())
         c.call_id = d.call_id;
+    c.free_form = c.free_form || (d.free_form && c.type == kind::unnamed);
     if (c.type == kind::unnamed && !d.name.empty()) {
         c.name = d.name;
         name_known(c, out);
@@ -65,7 +66,7 @@ void native_call_assembler::name_known(call& c, Writer& out)
 {
     std::string pending = std::move(c.raw);
     c.raw.clear();
-    if (c.name == "write_file" || c.name == "patch_file") {
+    if (!c.free_form && (c.name == "write_file" || c.name == "patch_file")) {
         c.type = kind::file;
         c.decoder = std::make_unique<file_arguments_decoder>(c.name == "write_file" ? "content" : "patch",
                                                              limits_.max_depth);
@@ -164,6 +165,8 @@ void native_call_assembler::start_segment(call& c, Writer& out)
         metadata["tool_name"] = c.name;
     if (c.path)
         metadata["path"] = *c.path;
+    if (c.free_form)
+        metadata["free_form"] = true;
     const segment_type type = c.type != kind::file ? segment_type::tool_call
         : c.name == "write_file"                   ? segment_type::write_file
                                                    : segment_type::patch_file;

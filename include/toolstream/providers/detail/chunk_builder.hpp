@@ -47,6 +47,7 @@ public:
         d.name.clear();
         d.arguments_delta.clear();
         d.is_complete = false;
+        d.free_form = false;
         return d;
     }
 

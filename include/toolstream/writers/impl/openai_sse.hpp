@@ -29,11 +29,11 @@ void openai_sse_writer<Output>::start(std::string_view provider_id, std::string_
         return;
     identity_.start(options_.id, options_.model, options_.created, provider_id, provider_model);
     prefix_ = "{\"id\":";
-    detail::append_json_string(prefix_, identity_.id);
+    detail::append_json_string_valid(prefix_, identity_.id);
     prefix_ += ",\"object\":\"chat.completion.chunk\",\"created\":";
     detail::append_integer(prefix_, identity_.created);
     prefix_ += ",\"model\":";
-    detail::append_json_string(prefix_, identity_.model);
+    detail::append_json_string_valid(prefix_, identity_.model);
     prefix_ += ',';
 }
 
@@ -115,15 +115,15 @@ void openai_sse_writer<Output>::progress(const tool_progress& p)
 {
     write_extension("tool_progress", [&] {
         buf_ += "{\"tool\":";
-        detail::append_json_string(buf_, p.tool);
+        detail::append_json_string_valid(buf_, p.tool);
         if (!p.tool_call_id.empty()) {
             buf_ += ",\"tool_call_id\":";
-            detail::append_json_string(buf_, p.tool_call_id);
+            detail::append_json_string_valid(buf_, p.tool_call_id);
         }
         buf_ += ",\"phase\":\"";
         buf_ += detail::tool_phase_name(p.phase);
         buf_ += "\",\"message\":";
-        detail::append_json_string(buf_, p.message);
+        detail::append_json_string_valid(buf_, p.message);
         if (p.data != nullptr && !p.data->is_null()) {
             buf_ += ",\"data\":";
             detail::append_compact_json(buf_, *p.data);
@@ -141,13 +141,13 @@ void openai_sse_writer<Output>::result(const tool_result& r)
 {
     write_extension("tool_result", [&] {
         buf_ += "{\"tool_call_id\":";
-        detail::append_json_string(buf_, r.tool_call_id);
+        detail::append_json_string_valid(buf_, r.tool_call_id);
         if (!r.name.empty()) {
             buf_ += ",\"name\":";
-            detail::append_json_string(buf_, r.name);
+            detail::append_json_string_valid(buf_, r.name);
         }
         buf_ += ",\"content\":";
-        detail::append_json_string(buf_, r.content);
+        detail::append_json_string_valid(buf_, r.content);
         if (r.is_error)
             buf_ += ",\"is_error\":true";
         buf_ += '}';
@@ -198,6 +198,8 @@ void openai_sse_writer<Output>::end_call(const segment_event& e)
     const std::string_view name = detail::tool_name_of(e);
     if (!c.announced && !name.empty())
         announce(c, name, true);
+    if (e.status == segment_status::complete && (c.announced || !name.empty()))
+        choice(c.choice).made_calls = true;
     if (c.announced) {
         c.carry.flush([&](std::string_view rest) { write_arguments_delta(c, rest); });
         if (!c.named && !name.empty()) {
@@ -205,7 +207,7 @@ void openai_sse_writer<Output>::end_call(const segment_event& e)
             open_choice(c.choice);
             open_tool_call(c);
             buf_ += "\"function\":{\"name\":";
-            detail::append_json_string(buf_, name);
+            detail::append_json_string_valid(buf_, name);
             buf_ += ",\"arguments\":\"\"}}]";
             close_choice();
         }
@@ -238,15 +240,15 @@ void openai_sse_writer<Output>::announce(open_call& c, std::string_view name, bo
     open_choice(c.choice);
     open_tool_call(c);
     buf_ += "\"id\":";
-    detail::append_json_string(buf_, c.id);
+    detail::append_json_string_valid(buf_, c.id);
     buf_ += ",\"type\":\"function\",\"function\":{";
     if (with_name) {
         buf_ += "\"name\":";
-        detail::append_json_string(buf_, name);
+        detail::append_json_string_valid(buf_, name);
         buf_ += ',';
     }
     buf_ += "\"arguments\":\"";
-    c.carry.feed(c.held, [&](std::string_view piece) { detail::append_json_escaped(buf_, piece); });
+    c.carry.feed(c.held, [&](std::string_view piece) { detail::append_json_escaped_valid(buf_, piece); });
     buf_ += "\"}}]";
     close_choice();
     c.held.clear();

@@ -42,10 +42,33 @@ void openai_sse_writer<Output>::comment(std::string_view text)
     if (closed_)
         return;
     buf_ = ": ";
-    for (char c : text)
-        buf_ += c == '\n' || c == '\r' ? ' ' : c;
+    const std::size_t from = buf_.size();
+    detail::append_valid_utf8(buf_, text);
+    for (std::size_t i = from; i < buf_.size(); ++i)
+        if (buf_[i] == '\n' || buf_[i] == '\r')
+            buf_[i] = ' ';
     buf_ += "\n\n";
     flush_buffer();
+}
+
+// A choice nobody finished (the writer fed by a handler, which knows no finish reason) ends
+// here, so that the stream is complete whatever fed it: `tool_calls` when it completed a call,
+// else `stop`. A stream with no choice at all gets choice 0.
+template<byte_output Output>
+void openai_sse_writer<Output>::finish_choices()
+{
+    start();
+    choice(0);
+    for (std::size_t i = 0; i < choices_.size(); ++i) {
+        auto& ch = choices_[i];   // i is below the size: writing does not resize
+        if (ch.finished)
+            continue;
+        ch.text.flush([&](std::string_view rest) { write_text(i, "content", rest); });
+        ch.reasoning.flush([&](std::string_view rest) { write_text(i, "reasoning_content", rest); });
+        ch.finished = true;
+        open_choice(i);
+        close_choice(ch.made_calls ? "tool_calls" : "stop");
+    }
 }
 
 template<byte_output Output>
@@ -53,6 +76,7 @@ void openai_sse_writer<Output>::done()
 {
     if (closed_)
         return;
+    finish_choices();
     closed_ = true;
     buf_ = "data: [DONE]\n\n";
     flush_buffer();
@@ -66,7 +90,7 @@ void openai_sse_writer<Output>::fail(std::string_view message)
     start();
     failed_ = closed_ = true;
     buf_ = "data: {\"error\":{\"message\":";
-    detail::append_json_string(buf_, message);
+    detail::append_json_string_valid(buf_, message);
     buf_ += ",\"type\":\"server_error\",\"param\":null,\"code\":null}}\n\n";
     flush_buffer();
 }
@@ -77,7 +101,7 @@ void openai_sse_writer<Output>::write_arguments_delta(const open_call& c, std::s
     open_choice(c.choice);
     open_tool_call(c);
     buf_ += "\"function\":{\"arguments\":\"";
-    detail::append_json_escaped(buf_, piece);
+    detail::append_json_escaped_valid(buf_, piece);
     buf_ += "\"}}]";
     close_choice();
 }
@@ -89,7 +113,7 @@ void openai_sse_writer<Output>::write_text(std::size_t choice, std::string_view 
     buf_ += '"';
     buf_ += field;
     buf_ += "\":\"";
-    detail::append_json_escaped(buf_, text);
+    detail::append_json_escaped_valid(buf_, text);
     buf_ += '"';
     close_choice();
 }

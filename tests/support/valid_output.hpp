@@ -1,0 +1,71 @@
+// Test support: is what a writer or an --emit mode produced strict UTF-8 JSON? Used by the
+// Catch2 tests and the fuzz targets alike.
+#pragma once
+
+#include <toolstream/detail/utf8.hpp>
+
+#include <boost/json/parse.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace toolstream::test {
+
+/// Why `text` is not one JSON value in strict UTF-8; empty when it is.
+inline std::string json_problem(std::string_view text)
+{
+    if (!detail::is_valid_utf8(text))
+        return "not valid UTF-8 at byte " + std::to_string(detail::valid_utf8_prefix(text));
+    boost::system::error_code ec;
+    (void)boost::json::parse(text, ec);   // strict: allow_invalid_utf8 is off
+    return ec ? "not JSON: " + ec.message() : std::string();
+}
+
+/// Why one SSE event as the OpenAI SSE writer writes it (`data: {…}\n\n`, `data: [DONE]\n\n` or
+/// a comment `: …\n\n`) is not valid; empty when it is.
+inline std::string sse_event_problem(std::string_view event)
+{
+    if (event.size() < 2 || event.substr(event.size() - 2) != "\n\n")
+        return "not one SSE event (no blank line at its end)";
+    const std::string_view line = event.substr(0, event.size() - 2);
+    if (line.find('\n') != std::string_view::npos || line.find('\r') != std::string_view::npos)
+        return "a line break inside the event";
+    if (!detail::is_valid_utf8(line))
+        return "not valid UTF-8";
+    if (line.substr(0, 2) == ": ")
+        return {};
+    if (line.substr(0, 6) != "data: ")
+        return "not a data line";
+    const std::string_view data = line.substr(6);
+    return data == "[DONE]" ? std::string() : json_problem(data);
+}
+
+/// The first problem of a whole SSE body, events separated by blank lines; empty when none.
+inline std::string sse_body_problem(std::string_view body)
+{
+    for (std::size_t at = 0; at < body.size();) {
+        const std::size_t end = body.find("\n\n", at);
+        if (end == std::string_view::npos)
+            return "bytes after the last event";
+        if (auto problem = sse_event_problem(body.substr(at, end + 2 - at)); !problem.empty())
+            return problem + ": " + std::string(body.substr(at, end - at));
+        at = end + 2;
+    }
+    return {};
+}
+
+/// The first problem of JSON lines (one value per line); empty when none.
+inline std::string json_lines_problem(std::string_view lines)
+{
+    for (std::size_t at = 0; at < lines.size();) {
+        std::size_t end = lines.find('\n', at);
+        if (end == std::string_view::npos)
+            end = lines.size();
+        if (auto problem = json_problem(lines.substr(at, end - at)); !problem.empty())
+            return problem + ": " + std::string(lines.substr(at, end - at));
+        at = end + 1;
+    }
+    return {};
+}
+
+} // namespace toolstream::test
