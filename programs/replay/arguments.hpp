@@ -100,16 +100,40 @@ inline std::string usage_text()
            "       toolstream-replay --help | --version\n";
 }
 
+// `text` broken at spaces into lines of at most 100 columns, continuation lines indented to
+// the description column of the help text.
+inline std::string wrapped(std::string_view text, std::size_t column)
+{
+    constexpr std::size_t width = 100;
+    std::string out;
+    std::size_t line = column;
+    while (!text.empty()) {
+        const std::size_t space = text.find(' ');
+        const std::string_view word = text.substr(0, space);
+        if (line > column && line + 1 + word.size() > width) {
+            out.append("\n").append(column, ' ');
+            line = column;
+        } else if (line > column) {
+            out.push_back(' ');
+            ++line;
+        }
+        out.append(word);
+        line += word.size();
+        text.remove_prefix(space == std::string_view::npos ? text.size() : space + 1);
+    }
+    return out;
+}
+
 inline std::string help_text()
 {
     return usage_text() +
            "\nReplays a recorded provider response body (or, with --provider text, plain model output)\n"
            "through toolstream and prints what it found. FILE defaults to standard input (-).\n"
            "\n"
-           "  --provider NAME          the body's dialect: " + provider_list() + "\n"
-           "  --parser NAME            the policy for the content channel (default: $TOOLSTREAM_STREAM_PARSER,\n"
-           "                           else " + std::string(ts::policy_names[0]) + "): " + parser_list() + "\n"
-           "  --reasoning-parser NAME  split reasoning out first: " + joined(ts::reasoning_parsers, ", ") + "\n"
+           "  --provider NAME          " + wrapped("the body's dialect: " + provider_list(), 27) + "\n"
+           "  --parser NAME            " + wrapped("the policy for the content channel (default: $TOOLSTREAM_STREAM_PARSER, else " +
+                                                   std::string(ts::policy_names[0]) + "): " + parser_list(), 27) + "\n"
+           "  --reasoning-parser NAME  " + wrapped("split reasoning out first: " + joined(ts::reasoning_parsers, ", "), 27) + "\n"
            "  --tools FILE.json        an OpenAI tools array whose schemas type key/value formats' values\n"
            "  --chunk N                feed N-byte pieces, 1 to " + std::to_string(max_chunk) + " (default 65536)\n"
            "  --emit MODE              summary (default): one JSON object; events: one segment event per line;\n"

@@ -14,8 +14,8 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
 
-#include <concepts>
 #include <cerrno>
+#include <concepts>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
