@@ -1,4 +1,5 @@
-// The README's usage example, built with the examples so that it cannot rot.
+// The README's usage example (also benchmarks/compile_time.sh's translation unit). The README's
+// copy is built and run by the ctest readme_programs.
 #include <toolstream.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/providers/openai_chat.hpp>
@@ -7,7 +8,7 @@
 int main() {
     auto on_event = [](const toolstream::segment_event& e) {
         if (e.type == toolstream::segment_event_type::SEGMENT_CONTENT)
-            std::cout << e.delta;                      // the file body, as it is written
+            std::cout << e.delta;   // every CONTENT: the text, and a write_file's body as it is written
     };
     toolstream::pipeline<toolstream::openai_chat, toolstream::api_tool_call,
                          toolstream::callback_sink<decltype(on_event)>>

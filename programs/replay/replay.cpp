@@ -1,39 +1,26 @@
 // toolstream-replay: replays a recorded provider stream (or plain model text) through toolstream.
-//
-//   toolstream-replay --provider openai_chat|openai_responses|anthropic|gemini|ollama|mistral|text
-//                     [--parser NAME] [--reasoning-parser NAME] [--tools FILE.json]
-//                     [--chunk N] [--emit summary|events|invocations|openai-sse|tarko]
-//                     [--tool-events] [--extensions chunk|comment] [FILE|-]
-//
-// --emit summary (default) prints one JSON object in the `.expected.json` shape; events prints
-// one segment event per line; invocations prints one {id, name, arguments, status} per line;
-// openai-sse writes the stream as OpenAI Chat Completions SSE (chat.completion.chunk), ending
-// with data: [DONE]; tarko prints one Agent TARS assistant_streaming_tool_call event per line.
-// --tool-events adds, after each complete tool call, what a host running the tool would add
-// (progress `step` and `complete`, and a result echoing the arguments), encoded per --extensions.
-// --tools reads an OpenAI `tools` array whose parameter schemas type the raw values of the
-// key/value formats (qwen3_coder, glm45, minimax_m2); without it they are strings.
-// Exit: 0 once the stream was processed (a provider error goes in "error"), 2 bad usage, 1 I/O
-// or a stream that is not the provider's or is empty (provider_mismatch, empty_stream).
+// Flags, output formats and exit codes: docs/replay.md (and --help); the command line is
+// arguments.hpp. Exit: 0 once the stream was processed (a provider error goes in "error"),
+// 1 an input or output failure, 2 bad usage.
+#include "arguments.hpp"
+#include "output.hpp"
+
 #include <toolstream/handler.hpp>
 #include <toolstream/runtime_pipeline.hpp>
+#include <toolstream/version.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 #include <toolstream/writers/tarko_events.hpp>
 
-#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
 
-#include <charconv>
+#include <cerrno>
 #include <concepts>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
-#include <memory>
-#include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,111 +28,14 @@
 #include <unistd.h>
 
 namespace ts = toolstream;
+using replay::arguments;
+using replay::emit_mode;
 
 namespace {
 
-enum class emit_mode { summary, events, invocations, openai_sse, tarko };
-
-struct arguments {
-    std::string provider;
-    std::string parser;
-    std::string reasoning_parser;
-    std::shared_ptr<const ts::tool_schemas> schemas;   // --tools
-    std::size_t chunk = 64 * 1024;
-    emit_mode emit = emit_mode::summary;
-    bool tool_events = false;
-    ts::extension_encoding extensions = ts::extension_encoding::chunk;
-    std::string input = "-";
-};
-
-// The provider and parser names come from the registry.
-std::string joined(std::span<const std::string_view> names)
-{
-    std::string out;
-    for (auto name : names)
-        out.append(out.empty() ? "" : "|").append(name);
-    return out;
-}
-
-const std::string usage_text = "usage: toolstream-replay --provider " + joined(ts::provider_names) + "|text\n"
-    "                         [--parser " + joined(ts::policy_names) + "]\n"
-    "                         [--reasoning-parser NAME] [--tools FILE.json]\n"
-    "                         [--chunk N] [--emit summary|events|invocations|openai-sse|tarko]\n"
-    "                         [--tool-events] [--extensions chunk|comment] [FILE|-]\n";
-
-// The schemas of the OpenAI `tools` array in `path`; null (and a message) when it is not one.
-std::shared_ptr<const ts::tool_schemas> read_tools(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    boost::system::error_code ec;
-    const boost::json::value tools = boost::json::parse(text, ec);
-    if (!in || ec || !tools.is_array()) {
-        std::cerr << "toolstream-replay: " << path << " is not a JSON tools array\n";
-        return nullptr;
-    }
-    return std::make_shared<const ts::tool_schemas>(tools.get_array());
-}
-
-std::optional<arguments> parse_arguments(int argc, char** argv)
-{
-    arguments a;
-    a.parser = std::string(ts::default_policy_name());
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view arg = argv[i];
-        const bool has_value = i + 1 < argc;
-        if (arg == "--provider" && has_value) {
-            a.provider = argv[++i];
-        } else if (arg == "--parser" && has_value) {
-            a.parser = argv[++i];
-        } else if (arg == "--reasoning-parser" && has_value) {
-            a.reasoning_parser = argv[++i];
-        } else if (arg == "--tools" && has_value) {
-            if (a.schemas = read_tools(argv[++i]); a.schemas == nullptr)
-                return std::nullopt;
-        } else if (arg == "--chunk" && has_value) {
-            const std::string_view v = argv[++i];
-            auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), a.chunk);
-            if (ec != std::errc{} || end != v.data() + v.size() || a.chunk == 0)
-                return std::nullopt;
-        } else if (arg == "--emit" && has_value) {
-            const std::string_view v = argv[++i];
-            if (v == "summary")
-                a.emit = emit_mode::summary;
-            else if (v == "events")
-                a.emit = emit_mode::events;
-            else if (v == "invocations")
-                a.emit = emit_mode::invocations;
-            else if (v == "openai-sse")
-                a.emit = emit_mode::openai_sse;
-            else if (v == "tarko")
-                a.emit = emit_mode::tarko;
-            else
-                return std::nullopt;
-        } else if (arg == "--tool-events") {
-            a.tool_events = true;
-        } else if (arg == "--extensions" && has_value) {
-            const std::string_view v = argv[++i];
-            if (v == "chunk")
-                a.extensions = ts::extension_encoding::chunk;
-            else if (v == "comment")
-                a.extensions = ts::extension_encoding::comment;
-            else
-                return std::nullopt;
-        } else if (arg == "-" || (!arg.empty() && arg[0] != '-')) {
-            a.input = arg;
-        } else {
-            return std::nullopt;
-        }
-    }
-    if (a.provider.empty() || !ts::make_policy(a.parser, a.reasoning_parser))
-        return std::nullopt;
-    return a;
-}
-
 // Prints one Agent TARS `assistant_streaming_tool_call` event per line (--emit tarko).
 struct print_line {
-    void operator()(std::string_view line) const { std::cout << line << '\n'; }
+    void operator()(std::string_view line) const { replay::standard_output().line(line); }
 };
 
 // Prints events or invocations as they happen, per --emit.
@@ -156,7 +46,7 @@ struct line_printer {
     void operator()(const ts::segment_event& e)
     {
         if (mode == emit_mode::events)
-            std::cout << ts::to_json_string(e) << '\n';
+            replay::standard_output().line(ts::to_json_string(e));
         else if (mode == emit_mode::tarko)
             tarko(e);
     }
@@ -174,12 +64,12 @@ struct line_printer {
     {
         if (mode != emit_mode::invocations)
             return;
-        std::cout << boost::json::serialize(ts::to_json(inv)) << '\n';
+        replay::standard_output().line(boost::json::serialize(ts::to_json(inv)));
     }
 };
 
 struct stdout_bytes {
-    void operator()(std::string_view bytes) const { std::cout.write(bytes.data(), static_cast<std::streamsize>(bytes.size())); }
+    void operator()(std::string_view bytes) const { replay::standard_output().write(bytes); }
 };
 using sse_writer = ts::openai_sse_writer<stdout_bytes>;
 
@@ -237,13 +127,14 @@ private:
     std::uintmax_t shown_ = 0;
 };
 
-// Reads the input in --chunk pieces and hands each to `write`; false on an I/O failure.
+// Reads the input in --chunk pieces and hands each to `write`; false on an I/O failure (an output
+// that failed stops the reading: main reports it).
 template<class Write>
 bool read_in_chunks(const arguments& a, Write&& write)
 {
     std::FILE* in = a.input == "-" ? stdin : std::fopen(a.input.c_str(), "rb");
     if (in == nullptr) {
-        std::cerr << "toolstream-replay: cannot open " << a.input << "\n";
+        std::cerr << "toolstream-replay: cannot open " << a.input << ": " << std::strerror(errno) << "\n";
         return false;
     }
     std::error_code size_error;
@@ -251,17 +142,18 @@ bool read_in_chunks(const arguments& a, Write&& write)
     progress shown(size_error ? 0 : total);
     std::vector<char> buffer(a.chunk);
     bool ok = true;
-    for (std::size_t n; (n = std::fread(buffer.data(), 1, buffer.size(), in)) > 0;) {
+    for (std::size_t n; !replay::standard_output().failed() && (n = std::fread(buffer.data(), 1, buffer.size(), in)) > 0;) {
         write(std::string_view(buffer.data(), n));
+        replay::standard_output().flush();   // what this piece completed goes out now (a pipe stage)
         shown.advance(n);
     }
     if (std::ferror(in)) {
-        std::cerr << "toolstream-replay: read error on " << a.input << "\n";
+        std::cerr << "toolstream-replay: cannot read " << a.input << ": " << std::strerror(errno) << "\n";
         ok = false;
     }
     if (in != stdin)
         std::fclose(in);
-    return ok;
+    return ok && !replay::standard_output().failed();
 }
 
 // Plain model text through a handler, written as OpenAI SSE (the writer finishes the choice).
@@ -289,7 +181,7 @@ int replay_stream_as_sse(const arguments& a)
     auto made = ts::runtime_pipeline<sse_sink>::create(a.provider, a.parser, make_sse_sink(a), {},
                                                            a.reasoning_parser, a.schemas);
     if (!made) {
-        std::cerr << "toolstream-replay: " << made.error().message() << "\n" << usage_text;
+        std::cerr << "toolstream-replay: " << made.error().message() << "\n" << replay::usage_text();
         return 2;
     }
     auto& p = **made;
@@ -320,7 +212,7 @@ int replay_text(const arguments& a)
         choice.tool_calls = h.invocations();
         ts::stream_summary s;
         s.choices.push_back(std::move(choice));
-        std::cout << boost::json::serialize(ts::to_json(s, "text", "text")) << '\n';
+        replay::standard_output().line(boost::json::serialize(ts::to_json(s, "text", "text")));
     }
     return 0;
 }
@@ -332,7 +224,7 @@ int replay_stream(const arguments& a)
     auto made = ts::runtime_pipeline<line_printer>::create(a.provider, a.parser, line_printer{a.emit}, options,
                                                               a.reasoning_parser, a.schemas);
     if (!made) {
-        std::cerr << "toolstream-replay: " << made.error().message() << "\n" << usage_text;
+        std::cerr << "toolstream-replay: " << made.error().message() << "\n" << replay::usage_text();
         return 2;
     }
     auto& p = **made;
@@ -341,7 +233,7 @@ int replay_stream(const arguments& a)
     const auto verdict = p.finish();
     if (a.emit == emit_mode::summary) {
         const auto framing = p.wire_framing() == ts::framing::sse ? "sse" : "ndjson";
-        std::cout << boost::json::serialize(ts::to_json(p.summary(), p.provider_name(), framing)) << '\n';
+        replay::standard_output().line(boost::json::serialize(ts::to_json(p.summary(), p.provider_name(), framing)));
     }
     return not_the_providers(verdict, p.summary()) ? 1 : 0;
 }
@@ -350,13 +242,31 @@ int replay_stream(const arguments& a)
 
 int main(int argc, char** argv)
 {
-    std::ios::sync_with_stdio(false);
-    const auto a = parse_arguments(argc, argv);
-    if (!a) {
-        std::cerr << usage_text;
+    // A reader that closes the pipe early is a write error (exit 1 with a message), not a silent
+    // death by SIGPIPE.
+    std::signal(SIGPIPE, SIG_IGN);
+    const auto c = replay::parse_arguments(argc, argv);
+    if (!c.error.empty()) {
+        std::cerr << "toolstream-replay: " << c.error << "\n" << replay::usage_text()
+                  << "Try 'toolstream-replay --help'.\n";
         return 2;
     }
-    if (a->emit == emit_mode::openai_sse)
-        return a->provider == "text" ? replay_text_as_sse(*a) : replay_stream_as_sse(*a);
-    return a->provider == "text" ? replay_text(*a) : replay_stream(*a);
+    auto& out = replay::standard_output();
+    int status = 0;
+    if (c.what == replay::command_line::action::help) {
+        out.write(replay::help_text());
+    } else if (c.what == replay::command_line::action::version) {
+        out.line("toolstream-replay " TOOLSTREAM_VERSION_STRING);
+    } else {
+        const arguments& a = c.args;
+        if (a.emit == emit_mode::openai_sse)
+            status = a.provider == "text" ? replay_text_as_sse(a) : replay_stream_as_sse(a);
+        else
+            status = a.provider == "text" ? replay_text(a) : replay_stream(a);
+    }
+    if (!out.flush()) {
+        std::cerr << "toolstream-replay: cannot write the output: " << out.reason() << "\n";
+        return 1;
+    }
+    return status;
 }
