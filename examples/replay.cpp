@@ -49,6 +49,7 @@ struct arguments {
     std::string provider;
     std::string parser;
     std::string reasoning_parser;
+    std::optional<bool> thinking_open;                 // --thinking-open yes|no
     std::shared_ptr<const ts::tool_schemas> schemas;   // --tools
     std::size_t chunk = 64 * 1024;
     emit_mode emit = emit_mode::summary;
@@ -68,7 +69,7 @@ std::string joined(std::span<const std::string_view> names)
 
 const std::string usage_text = "usage: toolstream-replay --provider " + joined(ts::provider_names) + "|text\n"
     "                         [--parser " + joined(ts::policy_names) + "]\n"
-    "                         [--reasoning-parser NAME] [--tools FILE.json]\n"
+    "                         [--reasoning-parser NAME] [--thinking-open yes|no] [--tools FILE.json]\n"
     "                         [--chunk N] [--emit summary|events|invocations|openai-sse|tarko]\n"
     "                         [--tool-events] [--extensions chunk|comment] [FILE|-]\n";
 
@@ -99,6 +100,11 @@ std::optional<arguments> parse_arguments(int argc, char** argv)
             a.parser = argv[++i];
         } else if (arg == "--reasoning-parser" && has_value) {
             a.reasoning_parser = argv[++i];
+        } else if (arg == "--thinking-open" && has_value) {
+            const std::string_view v = argv[++i];
+            if (v != "yes" && v != "no")
+                return std::nullopt;
+            a.thinking_open = v == "yes";
         } else if (arg == "--tools" && has_value) {
             if (a.schemas = read_tools(argv[++i]); a.schemas == nullptr)
                 return std::nullopt;
@@ -271,7 +277,7 @@ bool read_in_chunks(const arguments& a, Write&& write)
 // any is complete.
 int replay_text_as_sse(const arguments& a)
 {
-    ts::handler<ts::runtime_policy, sse_sink> h(make_sse_sink(a), {}, ts::make_policy(a.parser, a.reasoning_parser, a.schemas).value());
+    ts::handler<ts::runtime_policy, sse_sink> h(make_sse_sink(a), {}, ts::make_policy(a.parser, a.reasoning_parser, a.schemas, a.thinking_open).value());
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
         return 1;
     (void)h.finalize();
@@ -287,7 +293,7 @@ int replay_text_as_sse(const arguments& a)
 int replay_stream_as_sse(const arguments& a)
 {
     auto made = ts::runtime_pipeline<sse_sink>::create(a.provider, a.parser, make_sse_sink(a), {},
-                                                           a.reasoning_parser, a.schemas);
+                                                           a.reasoning_parser, a.schemas, a.thinking_open);
     if (!made) {
         std::cerr << "toolstream-replay: " << made.error().message() << "\n" << usage_text;
         return 2;
@@ -312,7 +318,7 @@ int replay_text(const arguments& a)
     };
     using sink = ts::tee_sink<line_printer, ts::callback_sink<decltype(collect)>>;
     ts::handler<ts::runtime_policy, sink> h(sink{line_printer{a.emit}, ts::callback_sink{collect}}, {},
-                                            ts::make_policy(a.parser, a.reasoning_parser, a.schemas).value());
+                                            ts::make_policy(a.parser, a.reasoning_parser, a.schemas, a.thinking_open).value());
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
         return 1;
     (void)h.finalize();
@@ -330,7 +336,7 @@ int replay_stream(const arguments& a)
     ts::pipeline_options options;
     options.collect_text = a.emit == emit_mode::summary;
     auto made = ts::runtime_pipeline<line_printer>::create(a.provider, a.parser, line_printer{a.emit}, options,
-                                                              a.reasoning_parser, a.schemas);
+                                                              a.reasoning_parser, a.schemas, a.thinking_open);
     if (!made) {
         std::cerr << "toolstream-replay: " << made.error().message() << "\n" << usage_text;
         return 2;
