@@ -208,8 +208,10 @@ inline boost::json::value convert_raw_parameter(const boost::json::value* proper
     const bool string_member = type.count == 0
         || std::find(type.members.begin(), type.members.begin() + static_cast<std::ptrdiff_t>(type.count), raw_kind::string)
             != type.members.begin() + static_cast<std::ptrdiff_t>(type.count);
-    // `null` is null where the type admits it, and for every type without a string member.
-    if ((type.nullable || !string_member) && (detail::iequals_ascii(t, "null") || detail::iequals_ascii(t, "none")))
+    // `null` is null where the type admits it, and for every type without a string member
+    // (trimmed there: a string member's text is as written).
+    const std::string_view word = string_member ? raw : t;
+    if ((type.nullable || !string_member) && (detail::iequals_ascii(word, "null") || detail::iequals_ascii(word, "none")))
         return nullptr;
     for (std::size_t i = 0; i < type.count; ++i) {
         if (auto v = detail::convert_raw_as(type.members[i], t); !v.is_null())

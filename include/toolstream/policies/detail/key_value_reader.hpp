@@ -261,7 +261,9 @@ private:
         closing c = follows_call(rest);
         if (c == closing::more && at_end)
             c = closing::yes;
-        return {c == closing::past_lookahead ? closing::no : c, c == closing::no ? past : m.position, 0};
+        if (c == closing::past_lookahead)
+            c = closing::no;   // too many blanks after it: a literal
+        return {c, c == closing::no ? past : m.position, 0};
     }
 
     // Whether the value_close followed by `rest` ends the value.
