@@ -6,6 +6,7 @@
 #include <toolstream/policies/formats/llama3_json.hpp>
 #include <toolstream/policies/formats/mistral.hpp>
 #include <toolstream/policies/formats/openai.hpp>
+#include <toolstream/policies/formats/qwen3_coder.hpp>
 #include <toolstream/policies/reasoning.hpp>
 
 #include "fuzz_support.hpp"
@@ -58,7 +59,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 10: check<reasoned<mistral_calls, qwen3_reasoning>>(*in, options); break;
     case 11: check<reasoned<llama3_json, deepseek_r1_reasoning>>(*in, options); break;
     case 12: check<reasoned<openai, openai_gptoss_reasoning>>(*in, options); break;
-    default: check<openai>(*in, options); break;
+    case 13: check<qwen3_coder>(*in, options); break;   // bare <function=, a missing </parameter>
+    case 14: check<reasoned<qwen3_coder, qwen3_reasoning>>(*in, options); break;
+    default: check<openai>(*in, options); break;   // the role-header recipient
     }
     return 0;
 }

@@ -136,6 +136,8 @@ EOF
             printf "\\$h\052\000\000"'<|channel|>analysis<|message|>x<|end|><|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":[1]}<|tool_call_end|><|tool_calls_section_end|>' >"$work/seeds/$t/kimi_$h"
             printf "\\$h\052\000\000"'Hi [TOOL_CALLS]write_file[CALL_ID]a1[ARGS]{"path":"a","content":"b\\n"}[TOOL_CALLS][{"name":"f","arguments":{"x":"[TOOL_CALLS]"}}]' >"$work/seeds/$t/mistral_$h"
             printf "\\$h\052\000\000"'<|python_tag|>{"name":"write_file","parameters":{"path":"a","content":"{;}"}}; {"name":"f","parameters":{}} {x}' >"$work/seeds/$t/llama3_$h"
+            printf "\\$h\052\000\000"'Plan <tool_call> x</think>Use <function=f>\n<parameter=a>\n1\n<parameter=b>\nx <parameter=c>\n</function>\n<tool_call>\n<function=write_file>\n<parameter=path>\na\n</parameter>\n<parameter=content>\nb\n</function> c\n</parameter>\n</function>\n</tool_call>' >"$work/seeds/$t/qwen3_coder_$h"
+            printf "\\$h\052\000\000"' to=functions.f<|channel|>commentary json<|message|>{"a":1}<|call|><|start|>assistant to=functions.g<|channel|>commentary<|message|>{} to=x' >"$work/seeds/$t/harmony_role_$h"
             printf "\\$h\052\000\000"'<|channel|>analysis<|message|>x<|end|><|start|>assistant to=functions.write_file<|channel|>commentary json<|message|>{"path":"a","content":"<|call|>"}<|call|><|start|>assistant<|channel|>final<|message|>ok<|return|>' >"$work/seeds/$t/openai_$h"
         done ;;
     xml)

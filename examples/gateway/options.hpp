@@ -28,6 +28,7 @@ struct options {
     std::string provider;
     std::string parser = "api_tool_call";
     std::string reasoning_parser;             // accepted; see the README (pending in the library)
+    std::optional<bool> thinking_open;        // --thinking-open yes|no: the prompt left thinking open
     std::vector<std::string> models;          // GET /v1/models
     std::size_t max_body = 4 * 1024 * 1024;   // request body, bytes
     std::size_t max_streams = 64;             // chat requests in flight
@@ -39,7 +40,7 @@ struct options {
 
 inline constexpr std::string_view usage_text =
     "usage: toolstream-gateway --upstream http://HOST[:PORT]/PATH --provider openai_chat|ollama|mistral\n"
-    "                          [--listen HOST:PORT] [--parser NAME] [--reasoning-parser NAME]\n"
+    "                          [--listen HOST:PORT] [--parser NAME] [--reasoning-parser NAME] [--thinking-open yes|no]\n"
     "                          [--model NAME]... [--max-body BYTES] [--max-streams N]\n"
     "                          [--upstream-timeout MS] [--client-timeout MS] [--threads N]\n"
     "                          [--exit-after SECONDS]\n"
@@ -117,6 +118,9 @@ inline std::optional<options> parse_options(int argc, char** argv, std::string& 
             o.parser = std::string(value);
         } else if (flag == "--reasoning-parser") {
             o.reasoning_parser = std::string(value);
+        } else if (flag == "--thinking-open") {
+            ok = value == "yes" || value == "no";
+            o.thinking_open = value == "yes";
         } else if (flag == "--model") {
             o.models.emplace_back(value);
         } else if (flag == "--max-body") {

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -36,15 +37,16 @@ public:
     /// for plain model text through the policy (text_pipeline); error::unknown_provider or
     /// error::unknown_parser for names nobody has.
     /// `reasoning_parser` names a reasoning parser in front of the policy (empty: none);
-    /// `schemas` go to the policy's options (make_policy).
+    /// `schemas` go to the policy's options, `thinking_open` to the reasoning parser (make_policy).
     static result<std::unique_ptr<runtime_pipeline>> create(std::string_view provider, std::string_view parser,
                                                             Sink sink = {}, pipeline_options options = {},
                                                             std::string_view reasoning_parser = {},
-                                                            std::shared_ptr<const tool_schemas> schemas = nullptr)
+                                                            std::shared_ptr<const tool_schemas> schemas = nullptr,
+                                                            std::optional<bool> thinking_open = {})
     {
         if (auto probe = make_policy(parser, reasoning_parser); !probe)
             return probe.error();
-        const policy_request request{std::string(parser), std::string(reasoning_parser), std::move(schemas)};
+        const policy_request request{std::string(parser), std::string(reasoning_parser), std::move(schemas), thinking_open};
         return create_at(provider, request, std::move(sink), std::move(options),
                          std::make_index_sequence<provider_names.size()>{});
     }
@@ -84,12 +86,13 @@ private:
         std::string parser;
         std::string reasoning;
         std::shared_ptr<const tool_schemas> schemas;
+        std::optional<bool> thinking_open;
     };
 
     template<std::size_t I>
     runtime_pipeline(std::in_place_index_t<I> which, const policy_request& request, Sink sink, pipeline_options options)
         : pipeline_(which, std::move(sink), std::move(options),
-                    [request] { return make_policy(request.parser, request.reasoning, request.schemas).value(); })
+                    [request] { return make_policy(request.parser, request.reasoning, request.schemas, request.thinking_open).value(); })
     {
     }
 

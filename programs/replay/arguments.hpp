@@ -20,6 +20,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -49,6 +50,7 @@ struct arguments {
     std::string provider;
     std::string parser;
     std::string reasoning_parser;
+    std::optional<bool> thinking_open;                 // --thinking-open yes|no
     std::shared_ptr<const ts::tool_schemas> schemas;   // --tools
     std::size_t chunk = 64 * 1024;
     emit_mode emit = emit_mode::summary;
@@ -94,7 +96,8 @@ inline std::string parser_list()
 inline std::string usage_text()
 {
     return "usage: toolstream-replay --provider " + joined(ts::provider_names, "|") + "|text\n"
-           "                         [--parser NAME] [--reasoning-parser NAME] [--tools FILE.json]\n"
+           "                         [--parser NAME] [--reasoning-parser NAME] [--thinking-open yes|no]\n"
+           "                         [--tools FILE.json]\n"
            "                         [--chunk N] [--emit " + joined(emit_modes, "|") + "]\n"
            "                         [--tool-events] [--extensions chunk|comment] [FILE|-]\n"
            "       toolstream-replay --help | --version\n";
@@ -134,6 +137,8 @@ inline std::string help_text()
            "  --parser NAME            " + wrapped("the policy for the content channel (default: $TOOLSTREAM_STREAM_PARSER, else " +
                                                    std::string(ts::policy_names[0]) + "): " + parser_list(), 27) + "\n"
            "  --reasoning-parser NAME  " + wrapped("split reasoning out first: " + joined(ts::reasoning_parsers, ", "), 27) + "\n"
+           "  --thinking-open yes|no   whether the prompt left a reasoning region open (default: the\n"
+           "                           reasoning parser's own; see docs/text_formats.md)\n"
            "  --tools FILE.json        an OpenAI tools array whose schemas type key/value formats' values\n"
            "  --chunk N                feed N-byte pieces, 1 to " + std::to_string(max_chunk) + " (default 65536)\n"
            "  --emit MODE              summary (default): one JSON object; events: one segment event per line;\n"
@@ -206,8 +211,8 @@ inline command_line parse_arguments(int argc, char** argv)
         c.error = std::move(why);
         return c;
     };
-    static constexpr std::array<std::string_view, 7> with_value{
-        "--provider", "--parser", "--reasoning-parser", "--tools", "--chunk", "--emit", "--extensions"};
+    static constexpr std::array<std::string_view, 8> with_value{
+        "--provider", "--parser", "--reasoning-parser", "--thinking-open", "--tools", "--chunk", "--emit", "--extensions"};
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "--help" || arg == "-h") {
@@ -230,6 +235,10 @@ inline command_line parse_arguments(int argc, char** argv)
             a.parser = v;
         } else if (arg == "--reasoning-parser") {
             a.reasoning_parser = v;
+        } else if (arg == "--thinking-open") {
+            if (v != "yes" && v != "no")
+                return fail("--thinking-open takes yes or no, not '" + std::string(v) + "'");
+            a.thinking_open = v == "yes";
         } else if (arg == "--tools") {
             std::string why;
             if (a.schemas = read_tools(std::string(v), why); a.schemas == nullptr)

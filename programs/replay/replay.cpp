@@ -159,7 +159,7 @@ bool read_in_chunks(const arguments& a, Write&& write)
 // Plain model text through a handler, written as OpenAI SSE (the writer finishes the choice).
 int replay_text_as_sse(const arguments& a)
 {
-    ts::handler<ts::runtime_policy, sse_sink> h(make_sse_sink(a), {}, ts::make_policy(a.parser, a.reasoning_parser, a.schemas).value());
+    ts::handler<ts::runtime_policy, sse_sink> h(make_sse_sink(a), {}, ts::make_policy(a.parser, a.reasoning_parser, a.schemas, a.thinking_open).value());
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
         return 1;
     (void)h.finalize();
@@ -179,7 +179,7 @@ bool not_the_providers(ts::error_code verdict, const ts::stream_summary& s)
 int replay_stream_as_sse(const arguments& a)
 {
     auto made = ts::runtime_pipeline<sse_sink>::create(a.provider, a.parser, make_sse_sink(a), {},
-                                                           a.reasoning_parser, a.schemas);
+                                                           a.reasoning_parser, a.schemas, a.thinking_open);
     if (!made) {
         std::cerr << "toolstream-replay: " << made.error().message() << "\n" << replay::usage_text();
         return 2;
@@ -204,7 +204,7 @@ int replay_text(const arguments& a)
     };
     using sink = ts::tee_sink<line_printer, ts::callback_sink<decltype(collect)>>;
     ts::handler<ts::runtime_policy, sink> h(sink{line_printer{a.emit}, ts::callback_sink{collect}}, {},
-                                            ts::make_policy(a.parser, a.reasoning_parser, a.schemas).value());
+                                            ts::make_policy(a.parser, a.reasoning_parser, a.schemas, a.thinking_open).value());
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
         return 1;
     (void)h.finalize();
@@ -222,7 +222,7 @@ int replay_stream(const arguments& a)
     ts::pipeline_options options;
     options.collect_text = a.emit == emit_mode::summary;
     auto made = ts::runtime_pipeline<line_printer>::create(a.provider, a.parser, line_printer{a.emit}, options,
-                                                              a.reasoning_parser, a.schemas);
+                                                              a.reasoning_parser, a.schemas, a.thinking_open);
     if (!made) {
         std::cerr << "toolstream-replay: " << made.error().message() << "\n" << replay::usage_text();
         return 2;

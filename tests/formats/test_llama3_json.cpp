@@ -36,8 +36,8 @@ TEST_CASE("llama3_json: one call, then calls separated by ;", "[formats][llama3_
 
 TEST_CASE("llama3_json: prose stays text; <|python_tag|> opens a call after prose", "[formats][llama3_json]")
 {
-    // As vLLM's streaming parser: a `{` after prose is text, even a call-shaped one.
-    for (std::string_view input : {"Use {x} or {\"a\": 1}.", "The answer: {\"name\": \"f\", \"parameters\": {}}",
+    // Objects that are not calls (vLLM: no name and parameters/arguments keys) stay text.
+    for (std::string_view input : {"Use {x} or {\"a\": 1}.", "The answer: {\"name\": \"f\", \"size\": {}}",
                                    "{\"a\": 1}", "{ not json", "<|python_tag|>brave_search.call(query=\"x\")",
                                    "<|python_tag|>", "<|python_ta", "[{\"name\": \"f\"}]"}) {
         INFO(input);

@@ -56,13 +56,13 @@ TEST_CASE("minimax_m2: a section of two calls, prose kept", "[formats][minimax_m
     CHECK(test::content_of_type(typed.events, segment_type::text) == "Searching.\n\nDone.");
 }
 
-TEST_CASE("minimax_m2: write_file streams its body; a literal </parameter> stays in it", "[formats][minimax_m2]")
+TEST_CASE("minimax_m2: write_file streams its body; a literal </parameter> stays in it (mid-line markup too)", "[formats][minimax_m2]")
 {
     const auto r = run("<minimax:tool_call>\n<invoke name=\"write_file\">\n<parameter name=\"path\">t.xml</parameter>\n"
-                       "<parameter name=\"content\">\n<parameter name=\"a\">1</parameter> kept\n</invoke>\n</parameter>\n"
+                       "<parameter name=\"content\">\nx <parameter name=\"a\">1</parameter> kept\n</invoke>\n</parameter>\n"
                        "</invoke>\n</minimax:tool_call>");
     CHECK(segments(r) == "write_file {\"tool_name\":\"write_file\",\"path\":\"t.xml\"} "
-                         "\"<parameter name=\\\"a\\\">1</parameter> kept\\n</invoke>\"\n");
+                         "\"x <parameter name=\\\"a\\\">1</parameter> kept\\n</invoke>\"\n");
     handler<minimax_m2> h;
     REQUIRE(!h.feed("<minimax:tool_call><invoke name=write_file><parameter name=path>a</parameter><parameter name=content>live "));
     CHECK(test::content_of_type(h.events(), segment_type::write_file) == "live ");

@@ -73,8 +73,8 @@ TEST_CASE("qwen3_coder: schemas type the values as vLLM does", "[formats][qwen3_
 {
     const auto r = run(weather, with_schemas());
     CHECK(calls(r) == "seg_2 get_weather {\"city\":\"S\xc3\xa3o Paulo\",\"days\":3,\"ratio\":5E-1,\"metric\":true,"
-                      "\"options\":{\"lang\":\"pt\"},\"tags\":[1,\"a\"],\"note\":\"null\",\"extra\":\"7\"}\n");
-    // (A string type streams, so a nullable string's "null" stays a string: vLLM makes it null.)
+                      "\"options\":{\"lang\":\"pt\"},\"tags\":[1,\"a\"],\"note\":null,\"extra\":\"7\"}\n");
+    // A nullable string's "null" is null (vLLM); a plain string's streams as written.
     // A value that does not convert stays a string; an unknown tool's values are strings.
     const auto bad = run("<tool_call>\n<function=get_weather>\n<parameter=days>\nthree\n</parameter>\n"
                          "<parameter=options>\n[1]\n</parameter>\n<parameter=gone>\nx\n</parameter>\n</function>\n</tool_call>"
@@ -113,17 +113,17 @@ TEST_CASE("qwen3_coder: a string value streams, a typed one is held to its close
     run(input, with_schemas(40));
 }
 
-TEST_CASE("qwen3_coder: write_file streams its raw body; a literal </parameter> stays in it", "[formats][qwen3_coder]")
+TEST_CASE("qwen3_coder: write_file streams its raw body; a literal </parameter> stays in it (mid-line markup too)", "[formats][qwen3_coder]")
 {
     const auto r = run("I'll write it.\n<tool_call>\n<function=write_file>\n<parameter=path>\nsrc/t\xc3\xa9st.xml\n</parameter>\n"
-                       "<parameter=content>\n<parameter=x>\nv\n</parameter> literal\n</function>\n\xe2\x82\xac \"q\"\\n\n\n"
+                       "<parameter=content>\nx <parameter=x>\nv\n</parameter> literal\n</function>\n\xe2\x82\xac \"q\"\\n\n\n"
                        "</parameter>\n</function>\n</tool_call>\nWritten.");
     CHECK(segments(r) == "text \"I'll write it.\\n\"\n"
                          "write_file {\"tool_name\":\"write_file\",\"path\":\"src/t\xc3\xa9st.xml\"} "
-                         "\"<parameter=x>\\nv\\n</parameter> literal\\n</function>\\n\xe2\x82\xac \\\"q\\\"\\\\n\\n\"\n"
+                         "\"x <parameter=x>\\nv\\n</parameter> literal\\n</function>\\n\xe2\x82\xac \\\"q\\\"\\\\n\\n\"\n"
                          "text \"\\nWritten.\"\n");
     REQUIRE(r.invocations.size() == 1);
-    CHECK(r.invocations[0].arguments.at("content") == "<parameter=x>\nv\n</parameter> literal\n</function>\n\xe2\x82\xac \"q\"\\n\n");
+    CHECK(r.invocations[0].arguments.at("content") == "x <parameter=x>\nv\n</parameter> literal\n</function>\n\xe2\x82\xac \"q\"\\n\n");
 
     // Live: the body is out before its parameter closes.
     handler<qwen3_coder> h;

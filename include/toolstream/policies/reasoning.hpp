@@ -23,37 +23,58 @@ struct reasoning_syntax {
     /// Ends a region open from the first byte and is left to the format (qwen3: `<tool_call>`).
     /// Inside an explicit `open … close` region it is reasoning.
     std::string_view ends_implicit_at;
-    /// Ends any region and is left to the format (harmony's next message when `<|end|>` was
-    /// stripped).
+    /// Ends any region and is left to the format: harmony's next message when `<|end|>` was
+    /// stripped, a tool-call section (kimi_k2, minimax_m2), qwen3's `<tool_call>`.
     std::string_view yields_to;
     /// Regions recur anywhere in the stream: only for markers that are special tokens, which a
     /// tool's arguments cannot hold. Otherwise one region, at the start of the stream (as vLLM's
     /// reasoning parsers read it), so `<think>` inside a later tool call is the call's data.
     /// A recurring region opens only where the policy holds no bytes (input order is kept).
     bool recurs = false;
+    /// When set, `yields_to` ends a region only when blanks and then one of these follow it (a
+    /// call's body: qwen3's `<function` or `{`); else it is reasoning text ("I could use
+    /// <tool_call> here"). The look is bounded by max_leading_blanks.
+    std::array<std::string_view, 2> yields_before{};
 };
+
+/// `syntax` with the prompt's thinking state: `open` true when the chat template left a region
+/// open (`<think>` in the prompt: output before `</think>`, or with no tags, is reasoning), false
+/// when thinking is disabled (output with no tags is content; an explicit region still opens).
+constexpr reasoning_syntax with_thinking_open(reasoning_syntax syntax, bool open) noexcept
+{
+    syntax.open_at_start = open;
+    return syntax;
+}
+
+// Each name's default follows vLLM's parser of that name; with_thinking_open() (the CLIs'
+// --thinking-open) overrides whether the region is open at the start.
 
 /// DeepSeek R1: the template ends the prompt with `<think>\n`; the model may repeat it.
 struct deepseek_r1_reasoning {
-    static constexpr reasoning_syntax syntax{"deepseek_r1", "<think>", "</think>", true, {}, {}, false};
+    static constexpr reasoning_syntax syntax{"deepseek_r1", "<think>", "</think>", true, {}, {}, false, {}};
 };
-/// Qwen3: `<think>…</think>`; set open_at_start for templates that put `<think>` in the prompt.
+/// Qwen3 / Qwen3.5: the template puts `<think>` in the prompt (thinking on unless disabled), the
+/// model may repeat it; a `<tool_call>` followed by a call body ends a region, explicit or not.
 struct qwen3_reasoning {
-    static constexpr reasoning_syntax syntax{"qwen3", "<think>", "</think>", false, "<tool_call>", {}, false};
+    static constexpr reasoning_syntax syntax{
+        "qwen3", "<think>", "</think>", true, {}, "<tool_call>", false, {"<function", "{"}};
 };
-/// MiniMax M2: the template opens `<think>`; the model writes `</think>` only.
+/// MiniMax M2: the template opens `<think>`; the model writes `</think>` only. A tool-call
+/// section ends a region left open (vLLM keeps it as reasoning: docs/text_formats.md).
 struct minimax_m2_reasoning {
-    static constexpr reasoning_syntax syntax{"minimax_m2", "<think>", "</think>", true, "<minimax:tool_call>", {}, false};
+    static constexpr reasoning_syntax syntax{"minimax_m2", "<think>", "</think>", true, {}, "<minimax:tool_call>", false, {}};
 };
-/// Kimi K2 (Thinking): `<think>…</think>`; a tool-call section ends a region left open.
+/// Kimi K2 (Thinking): thinking on unless disabled, `<think>` optional; a tool-call section ends
+/// a region.
 struct kimi_k2_reasoning {
-    static constexpr reasoning_syntax syntax{"kimi_k2", "<think>", "</think>", false, "<|tool_calls_section_begin|>", {}, false};
+    static constexpr reasoning_syntax syntax{
+        "kimi_k2", "<think>", "</think>", true, {}, "<|tool_calls_section_begin|>", false, {}};
 };
 /// gpt-oss harmony: the analysis channel; `<|end|>` is often stripped, then the next message
 /// (`<|start|>`) ends it.
 struct openai_gptoss_reasoning {
     static constexpr reasoning_syntax syntax{
-        "openai_gptoss", "<|channel|>analysis<|message|>", "<|end|>", false, {}, "<|start|>", true};
+        "openai_gptoss", "<|channel|>analysis<|message|>", "<|end|>", false, {}, "<|start|>", true, {}};
 };
 
 /// The reasoning parsers by name (the CLI's --reasoning-parser).
@@ -224,11 +245,44 @@ private:
         emit(m.position, true, out);
         if (m.marker == marker_match::npos)
             return false;
+        // (find_marker numbers the non-empty markers only.)
+        if (m.marker != 0 && !syntax_.yields_to.empty() && buf_.view().starts_with(syntax_.yields_to)) {
+            switch (yields_here(buf_.view().substr(syntax_.yields_to.size()))) {
+            case verdict::more: return false;   // `yields_to` and blanks so far: held
+            case verdict::no: emit(syntax_.yields_to.size(), true, out); return true;
+            case verdict::yes: break;
+            }
+        }
         if (m.marker == 0)
             emit(syntax_.close.size(), false, out);
         implicit_ = false;
         state_ = syntax_.recurs ? state::seek : state::content;
         return true;
+    }
+
+    enum class verdict { yes, no, more };
+
+    // Whether `yields_to`, followed by `rest`, ends the region (yields_before).
+    verdict yields_here(std::string_view rest) const noexcept
+    {
+        if (syntax_.yields_before[0].empty())
+            return verdict::yes;
+        std::size_t i = 0;
+        while (i < rest.size() && i < max_leading_blanks && is_blank(rest[i]))
+            ++i;
+        if (i == max_leading_blanks)
+            return verdict::no;
+        const std::string_view next = rest.substr(i);
+        bool prefix = false;
+        for (const std::string_view body : syntax_.yields_before) {
+            if (body.empty())
+                continue;
+            const std::size_t n = scan::common_prefix(next, body, false);
+            if (n == body.size())
+                return verdict::yes;
+            prefix = prefix || n == next.size();
+        }
+        return prefix ? verdict::more : verdict::no;
     }
 
     reasoning_syntax syntax_;

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -149,8 +150,11 @@ inline std::string_view runtime_policy::name() const noexcept
 /// reasoning parser `reasoning_parser` when one is named (reasoning_parsers); any other name
 /// fails with error::unknown_parser. `schemas` (an OpenAI `tools` array's, tool_schemas) go to
 /// the options of the policies that take them: the key/value formats type raw values by them.
+/// `thinking_open`, when set, says whether the prompt left thinking open (with_thinking_open);
+/// unset: the reasoning parser's default.
 inline result<runtime_policy> make_policy(std::string_view name, std::string_view reasoning_parser = {},
-                                          std::shared_ptr<const tool_schemas> schemas = nullptr)
+                                          std::shared_ptr<const tool_schemas> schemas = nullptr,
+                                          std::optional<bool> thinking_open = {})
 {
     const std::size_t i = detail::index_of(policy_names, canonical_policy_name(name));
     const reasoning_syntax* reasoning = reasoning_parser.empty() ? nullptr : find_reasoning_parser(reasoning_parser);
@@ -158,7 +162,7 @@ inline result<runtime_policy> make_policy(std::string_view name, std::string_vie
         return make_error_code(error::unknown_parser);
     auto made = detail::make_policy_at(i, schemas, std::make_index_sequence<policy_names.size()>{});
     if (reasoning != nullptr)
-        made.set_reasoning(*reasoning);
+        made.set_reasoning(thinking_open ? with_thinking_open(*reasoning, *thinking_open) : *reasoning);
     return made;
 }
 

@@ -2,9 +2,11 @@
 // (qwen3_coder, glm45, minimax_m2) whose values arrive as text: `<parameter=qty>3</parameter>`.
 // Light on purpose: Boost.JSON only, no Describe, so a text format can include it.
 //
-// convert_raw_parameter(schema, raw) follows vLLM's qwen3_coder `_convert_param_value`, with the
-// property's `type` (a string, the first non-"null" entry of a type list, or of `anyOf`/`oneOf`),
-// lower-cased and trimmed:
+// convert_raw_parameter(schema, raw) follows vLLM's qwen3_coder `_convert_param_value`. The
+// property's types are its `type` (a name or a list) and its `anyOf`/`oneOf` entries' types, in
+// order, lower-cased and trimmed; a union tries each member in order, the first that reads the
+// text wins, a string member takes the text as written, and text no member reads stays a string
+// (`{"a": 1}` for object|string is an object, `42` for integer|string an integer):
 //
 // | schema type                                        | raw text becomes                            |
 // |----------------------------------------------------|---------------------------------------------|
@@ -15,8 +17,8 @@
 // | `object`, `dict*` / `array`, `arr`, `list*`        | the JSON text parsed, if it is an object / array |
 // | `null`                                             | null                                        |
 //
-// `null` or `none` (any case) becomes null for every non-string type, and for a string type
-// that admits null (`["string","null"]`). Outside the string case, surrounding whitespace is
+// `null` or `none` (any case) becomes null for a type that admits null (a `null` member:
+// `["string","null"]`, `anyOf` with `{"type":"null"}`) and for a type without a string member. Outside the string case, surrounding whitespace is
 // ignored. Any value that does not convert stays the string it was. Where vLLM differs: it
 // turns a boolean it cannot read into `false`, reads Python literals (`{'a': True}`, `1_000`)
 // with ast.literal_eval, accepts any JSON for object/array types, and keeps Python's big
@@ -30,7 +32,10 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include <algorithm>
+#include <array>
 #include <charconv>
+#include <cstddef>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -45,9 +50,28 @@ namespace detail {
 
 enum class raw_kind { string, integer, number, boolean, object, array, null };
 
+/// A property's type: its members in schema order (a type name, a type list, `anyOf`/`oneOf`
+/// entries), without `null`, which `nullable` notes. No member: a string.
 struct raw_type {
-    raw_kind kind = raw_kind::string;
+    static constexpr std::size_t max_members = 8;
+    std::array<raw_kind, max_members> members{};
+    std::size_t count = 0;
     bool nullable = false;
+
+    void add(raw_kind k) noexcept
+    {
+        if (k == raw_kind::null) {
+            nullable = true;
+            return;
+        }
+        for (std::size_t i = 0; i < count; ++i)
+            if (members[i] == k)
+                return;
+        if (count < max_members)
+            members[count++] = k;
+    }
+    /// The value is text as written: no conversion can apply.
+    bool is_plain_string() const noexcept { return !nullable && (count == 0 || (count == 1 && members[0] == raw_kind::string)); }
 };
 
 inline std::string_view trim_ascii(std::string_view s) noexcept
@@ -81,31 +105,15 @@ inline raw_kind raw_kind_of(std::string_view type_name)
     return raw_kind::string;
 }
 
-/// The first non-null type of a `type` value (a name or a list of names); notes a null one.
-inline bool take_type(const boost::json::value& type, raw_type& out)
+/// Adds the members of a `type` value (a name or a list of names).
+inline void take_type(const boost::json::value& type, raw_type& out)
 {
-    if (type.is_string()) {
-        out.kind = raw_kind_of(type.get_string());
-        out.nullable = out.nullable || out.kind == raw_kind::null;
-        return true;
-    }
-    if (!type.is_array())
-        return false;
-    bool picked = false;
-    for (const auto& entry : type.get_array()) {
-        if (!entry.is_string())
-            continue;
-        const raw_kind kind = raw_kind_of(entry.get_string());
-        if (kind == raw_kind::null)
-            out.nullable = true;
-        else if (!picked) {
-            out.kind = kind;
-            picked = true;
-        }
-    }
-    if (!picked && out.nullable)
-        out.kind = raw_kind::null;
-    return picked || out.nullable;
+    if (type.is_string())
+        out.add(raw_kind_of(type.get_string()));
+    else if (type.is_array())
+        for (const auto& entry : type.get_array())
+            if (entry.is_string())
+                out.add(raw_kind_of(entry.get_string()));
 }
 
 inline raw_type raw_type_of(const boost::json::value* schema)
@@ -115,27 +123,14 @@ inline raw_type raw_type_of(const boost::json::value* schema)
         return out;
     const auto& object = schema->get_object();
     if (const auto* type = object.if_contains("type"))
-        return take_type(*type, out) ? out : raw_type{};
+        take_type(*type, out);
     for (const char* key : {"anyOf", "oneOf"}) {
         const auto* options = object.if_contains(key);
         if (!options || !options->is_array())
             continue;
-        raw_type picked;
-        bool found = false;
-        for (const auto& option : options->get_array()) {
-            const auto* type = option.is_object() ? option.get_object().if_contains("type") : nullptr;
-            raw_type t;
-            if (!type || !take_type(*type, t))
-                continue;
-            picked.nullable = picked.nullable || t.nullable;
-            if (!found && t.kind != raw_kind::null) {
-                picked.kind = t.kind;
-                found = true;
-            }
-        }
-        if (!found && picked.nullable)
-            picked.kind = raw_kind::null;
-        return picked;
+        for (const auto& option : options->get_array())
+            if (const auto* type = option.is_object() ? option.get_object().if_contains("type") : nullptr)
+                take_type(*type, out);
     }
     return out;
 }
@@ -238,6 +233,30 @@ inline boost::json::value parse_raw_number(std::string_view t)
     return d;
 }
 
+/// The trimmed text `t` as `kind`; null when it is not one (a string member: the text).
+inline boost::json::value convert_raw_as(raw_kind kind, std::string_view t)
+{
+    switch (kind) {
+    case raw_kind::integer: return parse_raw_integer(t);
+    case raw_kind::number: return parse_raw_number(t);
+    case raw_kind::boolean:
+        if (iequals_ascii(t, "true") || iequals_ascii(t, "false"))
+            return iequals_ascii(t, "true");
+        return nullptr;
+    case raw_kind::object:
+    case raw_kind::array: {
+        boost::system::error_code ec;
+        boost::json::value parsed = parse_json(t, ec);
+        if (!ec && (kind == raw_kind::object ? parsed.is_object() : parsed.is_array()))
+            return parsed;
+        return nullptr;
+    }
+    case raw_kind::string:
+    case raw_kind::null: break;
+    }
+    return nullptr;
+}
+
 } // namespace detail
 
 /// `raw` typed by `property_schema` (the property's JSON Schema; null: no schema, `raw` stays a
@@ -246,34 +265,31 @@ inline boost::json::value convert_raw_parameter(const boost::json::value* proper
 {
     using detail::raw_kind;
     const detail::raw_type type = detail::raw_type_of(property_schema);
-    const auto is_null_word = [](std::string_view s) {
-        return detail::iequals_ascii(s, "null") || detail::iequals_ascii(s, "none");
-    };
-    if (type.kind == raw_kind::string)
-        return (type.nullable && is_null_word(raw)) ? boost::json::value(nullptr) : boost::json::value(raw);
     const std::string_view t = detail::trim_ascii(raw);
-    if (is_null_word(t))
+    const bool string_member = type.count == 0
+        || std::find(type.members.begin(), type.members.begin() + static_cast<std::ptrdiff_t>(type.count), raw_kind::string)
+            != type.members.begin() + static_cast<std::ptrdiff_t>(type.count);
+    // `null` is null where the type admits it, and for every type without a string member
+    // (trimmed there: a string member's text is as written).
+    const std::string_view word = string_member ? raw : t;
+    if ((type.nullable || !string_member) && (detail::iequals_ascii(word, "null") || detail::iequals_ascii(word, "none")))
         return nullptr;
-    boost::json::value out;
-    switch (type.kind) {
-    case raw_kind::integer: out = detail::parse_raw_integer(t); break;
-    case raw_kind::number: out = detail::parse_raw_number(t); break;
-    case raw_kind::boolean:
-        if (detail::iequals_ascii(t, "true") || detail::iequals_ascii(t, "false"))
-            out = detail::iequals_ascii(t, "true");
-        break;
-    case raw_kind::object:
-    case raw_kind::array: {
-        boost::system::error_code ec;
-        boost::json::value parsed = detail::parse_json(t, ec);
-        if (!ec && (type.kind == raw_kind::object ? parsed.is_object() : parsed.is_array()))
-            out = std::move(parsed);
-        break;
+    for (std::size_t i = 0; i < type.count; ++i) {
+        if (auto v = detail::convert_raw_as(type.members[i], t); !v.is_null())
+            return v;
+        if (type.members[i] == raw_kind::string)
+            break;   // the string member takes the text as written
     }
-    case raw_kind::string:
-    case raw_kind::null: break;
-    }
-    return out.is_null() ? boost::json::value(raw) : out;
+    return boost::json::value(raw);
+}
+
+/// `raw` JSON-decoded when it is a JSON value (vLLM's glm45 reads a value no schema types so),
+/// else the string.
+inline boost::json::value decode_raw_parameter(std::string_view raw)
+{
+    boost::system::error_code ec;
+    boost::json::value parsed = detail::parse_json(detail::trim_ascii(raw), ec);
+    return ec ? boost::json::value(raw) : parsed;
 }
 
 /// Tool name → parameters schema, from a `tools` array or a toolset (toolset::schemas()).

@@ -34,9 +34,12 @@ namespace toolstream::detail {
 /// the end marker follow it; otherwise it is a literal part of the value (a file body may hold
 /// `</parameter>`). Past the lookahead it ends the value (error::marker_too_long reported).
 ///
-/// With schemas, a tool_call's value whose property has a non-string type is held (up to the
-/// cap) and its fragment `"KEY":VALUE` goes out converted (convert_raw_parameter) when it closes;
-/// past the cap it streams as a string (error::marker_too_long). Other values stream.
+/// With schemas, a tool_call's value whose property has a type other than a plain string (a
+/// non-string, nullable or union type) is held (up to the cap) and its fragment `"KEY":VALUE`
+/// goes out converted (convert_raw_parameter) when it closes; past the cap it streams as a
+/// string (error::marker_too_long). With `T::decode_untyped_values`, a value no schema types is
+/// held the same way and JSON-decoded when it parses (decode_raw_parameter; past the cap a
+/// string, nothing reported). Other values stream.
 template<class T>
 class key_value_reader {
 public:
@@ -79,12 +82,18 @@ public:
     template<class W>
     bool finalize(block_context<W>& ctx)
     {
-        if (phase_ == phase::value) {
-            const std::string_view v = ctx.view();
-            const auto m = find_marker(v, {value_close}, ignore_case);
-            if (m.marker != marker_match::npos && closes_value(v.substr(m.position + value_close.size())) != closing::no)
-                close_value(ctx, m.position);
+        while (phase_ == phase::value && !ctx.view().empty()) {   // a close nothing contradicts closes the value
+            const value_end e = find_value_end(ctx.view(), true);
+            if (e.what == closing::no) {
+                emit_value(ctx, e.position);
+                continue;
+            }
+            close_value(ctx, e.position, e.marker);
         }
+        while (phase_ == phase::between && !ctx.view().empty() && between(ctx)) {
+        }
+        if (phase_ == phase::done)
+            return true;   // parameters_close came
         const std::string_view rest = ctx.view();
         const bool complete = parameters_close.empty() && phase_ == phase::between
             && all_blank(rest);
@@ -119,6 +128,13 @@ private:
     static constexpr std::string_view end_marker = parameters_close.empty() ? call_close_of<T>() : parameters_close;
     static constexpr bool strip = strip_value_newline_of<T>();
     static constexpr bool ignore_case = ignore_case_of<T>();
+    // A value no schema types is JSON-decoded when it parses (glm45, as vLLM reads it).
+    static constexpr bool decode_untyped = [] {
+        if constexpr (requires { T::decode_untyped_values; })
+            return T::decode_untyped_values;
+        else
+            return false;
+    }();
 
     template<class W>
     bool between(block_context<W>& ctx)
@@ -193,29 +209,61 @@ private:
                 return false;
             at_value_start_ = false;
             if (v[0] == '\n') {
+                line_start_ = true;
                 ctx.take(1, byte_role::call_text);
                 return true;
             }
         }
         at_value_start_ = false;
-        const auto m = find_marker(v, {value_close}, ignore_case);
-        const closing c = m.marker == marker_match::npos ? closing::more
-                                                         : closes_value(v.substr(m.position + value_close.size()));
-        if (c == closing::no) {   // a literal value_close: part of the value
-            emit_value(ctx, m.position + value_close.size());
-            return true;
+        const value_end e = find_value_end(v, false);
+        switch (e.what) {
+        case closing::no: emit_value(ctx, e.position); return true;   // a literal marker: part of the value
+        case closing::past_lookahead: ctx.out.report(error::marker_too_long); [[fallthrough]];
+        case closing::yes: close_value(ctx, e.position, e.marker); return true;
+        case closing::more: break;
         }
-        if (c == closing::yes || c == closing::past_lookahead) {
-            if (c == closing::past_lookahead)
-                ctx.out.report(error::marker_too_long);
-            close_value(ctx, m.position);
-            return true;
-        }
-        std::size_t end = m.position;
+        std::size_t end = e.position;
         if (strip && end > 0 && v[end - 1] == '\n')
-            --end;   // possibly the line break before value_close: held
+            --end;   // possibly the line break before a close: held
         emit_value(ctx, end);
         return end > 0;
+    }
+
+    // Where the value in `v` ends: at value_close followed by the next parameter or the end
+    // marker (closes_value); or, when value_close is missing, at parameter_open or the end marker
+    // written at the start of a line (the end marker followed by what may follow a call). `no`:
+    // a literal marker, `position` past it; `more`: undecided from `position` on.
+    struct value_end {
+        closing what;
+        std::size_t position;
+        std::size_t marker;   // the bytes of value_close at `position` (0: none)
+    };
+    value_end find_value_end(std::string_view v, bool at_end) const noexcept
+    {
+        const std::array<std::string_view, 3> markers{value_close, parameter_open, end_marker};
+        const auto m = find_marker(v, markers, ignore_case);
+        if (m.marker == marker_match::npos)
+            return {at_end ? closing::no : closing::more, at_end ? v.size() : m.position, 0};
+        const std::string_view found = markers[m.marker];
+        const std::string_view rest = v.substr(m.position + found.size());
+        const std::size_t past = m.position + found.size();
+        if (m.marker == 0) {
+            closing c = closes_value(rest);
+            if (c == closing::more && at_end)
+                c = closing::yes;
+            return {c, c == closing::no ? past : m.position, value_close.size()};
+        }
+        const bool line = m.position > 0 ? v[m.position - 1] == '\n' : line_start_;
+        if (!line)
+            return {closing::no, past, 0};
+        if (m.marker == 1)
+            return {closing::yes, m.position, 0};
+        closing c = follows_call(rest);
+        if (c == closing::more && at_end)
+            c = closing::yes;
+        if (c == closing::past_lookahead)
+            c = closing::no;   // too many blanks after it: a literal
+        return {c, c == closing::no ? past : m.position, 0};
     }
 
     // Whether the value_close followed by `rest` ends the value.
@@ -234,15 +282,38 @@ private:
         return p == next.size() || e == next.size() ? closing::more : closing::no;
     }
 
-    // The value ends at `at`, where its value_close begins.
+    // Whether `rest`, after a parameters_close with no value_close before it, is what follows a
+    // call: blanks, then the call's close, the section's close or the next call.
+    static closing follows_call(std::string_view rest) noexcept
+    {
+        std::size_t i = 0;
+        while (i < rest.size() && i < max_lookahead && is_blank(rest[i]))
+            ++i;
+        if (i == max_lookahead)
+            return closing::past_lookahead;
+        const std::string_view next = rest.substr(i);
+        bool prefix = false;
+        for (const std::string_view after : {call_close_of<T>(), section_close_of<T>(), std::string_view(T::call_open),
+                                             bare_call_open_of<T>()}) {
+            if (after.empty())
+                continue;
+            const std::size_t n = scan::common_prefix(next, after, ignore_case);
+            if (n == after.size())
+                return closing::yes;
+            prefix = prefix || n == next.size();
+        }
+        return prefix ? closing::more : closing::no;
+    }
+
+    // The value ends at `at`, where its value_close (`marker` bytes, 0 when it is missing) begins.
     template<class W>
-    void close_value(block_context<W>& ctx, std::size_t at)
+    void close_value(block_context<W>& ctx, std::size_t at, std::size_t marker)
     {
         std::size_t end = at;
         if (strip && end > 0 && ctx.view()[end - 1] == '\n')
             --end;   // the line break before value_close is syntax
         emit_value(ctx, end);
-        ctx.take(at - end + value_close.size(), byte_role::call_text);
+        ctx.take(at - end + marker, byte_role::call_text);
         finish_value(ctx);
         phase_ = phase::between;
     }
@@ -252,6 +323,7 @@ private:
     void route(std::string_view key, block_context<W>& ctx)
     {
         value_.clear();
+        line_start_ = false;
         use_ = use::argument;
         if (syntax_ != nullptr) {
             use_ = key == syntax_->content_argument ? use::body : use::ignored;
@@ -264,8 +336,9 @@ private:
         any_ = true;
         append_json_string(scratch_, key);
         scratch_.push_back(':');
-        typed_ = use_ == use::argument && schemas_ != nullptr
-            && raw_type_of(schemas_->property(tool_, key)).kind != raw_kind::string;
+        const raw_type type = raw_type_of(schemas_ != nullptr ? schemas_->property(tool_, key) : nullptr);
+        decode_ = use_ == use::argument && decode_untyped && type.count == 0 && !type.nullable;
+        typed_ = use_ == use::argument && (decode_ || !type.is_plain_string());
         if (typed_)
             return;   // the fragment waits for the converted value
         scratch_.push_back('"');
@@ -276,6 +349,8 @@ private:
     void emit_value(block_context<W>& ctx, std::size_t n)
     {
         const std::string_view bytes = ctx.view().substr(0, n);
+        if (n > 0)
+            line_start_ = bytes.back() == '\n';
         switch (use_) {
         case use::body: ctx.take(n, byte_role::content); return;
         case use::metadata: value_.append(bytes.substr(0, value_.size() < 4096 ? 4096 - value_.size() : 0)); break;
@@ -288,7 +363,8 @@ private:
             return;
         }
         if (typed_) {   // past the cap: the held value streams as a string from here
-            ctx.out.report(error::marker_too_long);
+            if (!decode_)
+                ctx.out.report(error::marker_too_long);
             typed_ = false;
             scratch_.push_back('"');
             append_json_escaped(scratch_, value_);
@@ -304,7 +380,7 @@ private:
     void finish_value(block_context<W>& ctx)
     {
         if (typed_) {
-            scratch_ += boost::json::serialize(schemas_->convert(tool_, key_, value_));
+            scratch_ += boost::json::serialize(decode_ ? decode_raw_parameter(value_) : schemas_->convert(tool_, key_, value_));
             ctx.call.add(byte_role::argument, scratch_, ctx.out);
             typed_ = false;
         } else {
@@ -323,10 +399,12 @@ private:
     const tool_syntax* syntax_ = nullptr;
     bool any_ = false;             // a parameter was read (the fragments opened with `{`)
     bool typed_ = false;           // the value is held in value_ for its schema type; scratch_ holds `"KEY":`
+    bool decode_ = false;          // typed_ without a type: JSON-decoded when it parses (decode_untyped)
     const tool_schemas* schemas_ = nullptr;
     std::string tool_;
     std::size_t cap_ = 4096;
     bool at_value_start_ = false;
+    bool line_start_ = false;      // the value's bytes so far end a line (or its line break was stripped)
     std::string key_;
     std::string value_;            // a metadata value, or a typed value, being read
     std::string scratch_;          // a fragment being built

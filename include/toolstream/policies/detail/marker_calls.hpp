@@ -128,12 +128,12 @@ public:
             return 0;
     }
 
-    opening_verdict open(std::size_t, std::string_view v)
+    opening_verdict open(std::size_t i, std::string_view v)
     {
         if constexpr (section)
             return opening_verdict::block(section_open.size());
         else
-            return read_opening(v);
+            return read_opening(v, i == 0 ? call_open.size() : 0);
     }
 
     template<class W>
@@ -187,7 +187,10 @@ private:
     static constexpr bool section = !section_open.empty();
     static constexpr bool ignore_case = ignore_case_of<T>();
     static constexpr text_arguments kind = T::arguments;
-    static constexpr std::array<std::string_view, 1> openers_{section ? section_open : call_open};
+    static constexpr std::string_view bare_call_open = section ? std::string_view{} : bare_call_open_of<T>();
+    static constexpr std::array<std::string_view, 2> header_stops = header_stops_of<T>();
+    static constexpr std::array<std::string_view, 2> all_openers_{section ? section_open : call_open, bare_call_open};
+    static constexpr std::span<const std::string_view> openers_{all_openers_.data(), bare_call_open.empty() ? 1u : 2u};
     // An opening must fit its markers and a short header (DeepSeek's are 27 bytes each).
     static constexpr std::size_t min_cap = 16 + std::max({call_open.size() + header_end.size(), section_open.size(),
                                                           section_close.size(), call_close.size()});
@@ -195,19 +198,21 @@ private:
     enum class phase { section, arguments, close, done };
 
 
-    // A call opening at v[0] (its call_open): the header, or the first byte of the arguments.
-    opening_verdict read_opening(std::string_view v)
+    // A call opening at v[0]: its header from v[at] (after call_open; 0 for a bare opening), or
+    // the first byte of the arguments.
+    opening_verdict read_opening(std::string_view v, std::size_t at = call_open.size())
     {
-        const std::size_t at = call_open.size();
         const std::string_view w = v.substr(0, cap_);
         if constexpr (!header_end.empty()) {
-            const auto m = find_marker(w.substr(at), {header_end}, ignore_case);
+            const std::array<std::string_view, 3> ends{header_end, header_stops[0], header_stops[1]};
+            const auto m = find_marker(w.substr(at), ends, ignore_case);
             if (m.marker == marker_match::npos)
-                return w.size() < cap_ ? opening_verdict::more() : opening_verdict::text(at, true);
+                return w.size() < cap_ ? opening_verdict::more() : opening_verdict::text(at == 0 ? bare_call_open.size() : at, true);
             header_ = read_call_header<T>(w.substr(at, m.position));
             if (!header_ || header_->name.empty())
-                return opening_verdict::text(at);
-            return opening_verdict::block(at + m.position + header_end.size());
+                return opening_verdict::text(at == 0 ? bare_call_open.size() : at);
+            // header_end is syntax; a stop (glm45's `<arg_key>` right after the name) is the arguments'.
+            return opening_verdict::block(at + m.position + (m.marker == 0 ? header_end.size() : 0));
         } else {
             header_.reset();
             std::size_t i = at;

@@ -1,6 +1,7 @@
 // Reading the optional members of format traits: each has a default when the traits omit it.
 #pragma once
 
+#include <array>
 #include <string_view>
 
 namespace toolstream::detail {
@@ -55,6 +56,26 @@ constexpr std::string_view header_end_of() noexcept
 {
     if constexpr (requires { T::header_end; })
         return T::header_end;
+    else
+        return {};
+}
+
+/// Markers that end a header without being part of it (left to the arguments).
+template<class T>
+constexpr std::array<std::string_view, 2> header_stops_of() noexcept
+{
+    if constexpr (requires { T::header_stops; })
+        return T::header_stops;
+    else
+        return {};
+}
+
+/// A call opening without `call_open` (qwen3_coder's bare `<function=`): the header starts at it.
+template<class T>
+constexpr std::string_view bare_call_open_of() noexcept
+{
+    if constexpr (requires { T::bare_call_open; })
+        return T::bare_call_open;
     else
         return {};
 }

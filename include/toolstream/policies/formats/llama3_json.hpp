@@ -15,11 +15,10 @@
 
 namespace toolstream::detail {
 
-/// The blocks of llama3_json: calls that open at `<|python_tag|>` (anywhere: a special token) or
-/// at a `{` before which the stream held only blanks, each followed by a JSON object whose
-/// signature (json_signature_matcher) is that of one call (`{"name":`, compared with blanks
-/// ignored, within the hold cap). After a call, blanks `;` blanks and another such object
-/// continue the block; anything else ends it and is text.
+/// The blocks of llama3_json: calls that open at `<|python_tag|>` or at any `{`, each followed
+/// by a JSON object that names a call in its first keys (`{"name": "…", "parameters":` or
+/// `"arguments":`, blanks ignored, within the hold cap). After a call, blanks `;` blanks and
+/// another such object continue the block; anything else ends it and is text.
 class llama3_json_reader {
 public:
     explicit llama3_json_reader(const text_format_options& o)
@@ -32,16 +31,9 @@ public:
     bool done() const noexcept { return phase_ == phase::done; }
     std::size_t held_bytes() const noexcept { return 0; }
 
-    void on_text(std::string_view t) noexcept
-    {
-        at_start_ = at_start_ && detail::all_blank(t);
-    }
-
     opening_verdict open(std::size_t opener, std::string_view v)
     {
         const std::size_t at = openers_[opener].size();
-        if (opener == brace && !at_start_)
-            return opening_verdict::text(at);
         const std::string_view w = v.substr(0, cap_);
         const std::size_t i = opener == brace ? 0 : skip_blanks(w, at);
         if (i == w.size())
@@ -58,7 +50,6 @@ public:
     template<class W>
     void begin(block_context<W>&)
     {
-        at_start_ = false;
         phase_ = phase::call;
         json_.begin(json_call_layout::single);
     }
@@ -104,7 +95,6 @@ public:
     {
         json_.reset();
         phase_ = phase::done;
-        at_start_ = true;
     }
 
 private:
@@ -119,27 +109,55 @@ private:
         return i;
     }
 
-    // Whether w[i..] opens one call object: block (yes), text (no) or more.
-    opening_verdict::kind signature_at(std::string_view w, std::size_t i)
+    // Whether w[i..] opens one call object (`{"name": "…", "parameters":` or `"arguments":`):
+    // block (yes), text (no) or more.
+    static opening_verdict::kind signature_at(std::string_view w, std::size_t i)
     {
-        signature_.reset();
-        switch (signature_.advance(w.substr(i))) {
-        case json_signature_matcher::verdict::more: return opening_verdict::kind::more;
-        case json_signature_matcher::verdict::match:
-            if (signature_.layout() == json_call_layout::single)
-                return opening_verdict::kind::block;
-            break;
-        case json_signature_matcher::verdict::no_match: break;
+        using kind = opening_verdict::kind;
+        // Each step: `token` after blanks; a name's string value in between.
+        auto expect = [&](std::string_view token) {
+            i = skip_blanks(w, i);
+            const std::size_t n = std::min(token.size(), w.size() - i);
+            if (w.compare(i, n, token, 0, n) != 0)
+                return kind::text;
+            i += n;
+            return n == token.size() ? kind::block : kind::more;
+        };
+        for (std::string_view token : {std::string_view("{"), std::string_view("\"name\""), std::string_view(":")})
+            if (const kind k = expect(token); k != kind::block)
+                return k;
+        if (const kind k = expect("\""); k != kind::block)
+            return k;
+        for (;; ++i) {   // the name: a JSON string
+            if (i >= w.size())
+                return kind::more;
+            if (w[i] == '\\')
+                ++i;
+            else if (w[i] == '"')
+                break;
+            else if (static_cast<unsigned char>(w[i]) < 0x20)
+                return kind::text;
         }
-        return opening_verdict::kind::text;
+        ++i;
+        if (const kind k = expect(","); k != kind::block)
+            return k;
+        i = skip_blanks(w, i);
+        const std::size_t key = i;
+        kind best = kind::text;
+        for (std::string_view token : {std::string_view("\"parameters\""), std::string_view("\"arguments\"")}) {
+            i = key;
+            if (const kind k = expect(token); k == kind::block)
+                return expect(":");
+            else if (k == kind::more)
+                best = kind::more;
+        }
+        return best;
     }
 
     std::size_t cap_;
     call_frame_limits limits_;
-    json_signature_matcher signature_;
     json_call_block json_;
     phase phase_ = phase::done;
-    bool at_start_ = true;   // only blanks so far: a `{` may open a call
 };
 
 } // namespace toolstream::detail
@@ -147,12 +165,13 @@ private:
 namespace toolstream {
 
 /// Traits of the llama3_json format (text_format_traits). When a JSON object is a call follows
-/// vLLM's streaming parser (extract_tool_calls_streaming), which takes the output for calls only
-/// when it starts with `<|python_tag|>` or `{`: a stream cannot take back prose once sent.
-/// - `{` is a call only where the stream held nothing but blanks before it, `<|python_tag|>`
-///   anywhere (a special token: prose before it stays text), and the object must open with a
-///   call's signature (`{"name":`, also `{"function":`, `{"tool":`). Any other `{` is text, so
-///   prose with braces, or a JSON example mid-answer, stays text.
+/// vLLM's parser (extract_tool_calls), which looks for a call at every `{`, after prose too, and
+/// takes an object for one only with a `name` and `parameters` (or `arguments`):
+/// - `{` anywhere, or `<|python_tag|>` (a special token), opens a call when the object begins
+///   `{"name": "…", "parameters":` (or `"arguments":`; blanks anywhere between). Any other
+///   object (no such keys, invalid JSON in them, `{"function":…}`) is text: a model asked for
+///   JSON output writes exactly that. Prose before a call stays text (vLLM drops it when it
+///   finds calls; a stream has sent it already).
 /// - `{"name": NAME, "parameters": {…}}` (or `"arguments"`): the arguments stream as raw JSON
 ///   fragments; `write_file` / `patch_file` / `run_bash` stream their decoded body.
 /// - Calls separated by `;` (blanks around it are syntax); after the last call, the rest is text.

@@ -26,7 +26,8 @@ namespace toolstream::detail {
 class harmony_reader {
 public:
     explicit harmony_reader(const text_format_options& o)
-        : cap_(std::max<std::size_t>(o.max_held, 32)), limits_{cap_, o.max_held_body}, tokens_(openers_, false)
+        : cap_(std::max<std::size_t>(o.max_held, 32)), limits_{cap_, o.max_held_body},
+          tokens_(std::span<const std::string_view>(openers_).first(role_recipient), false)
     {
     }
 
@@ -35,11 +36,15 @@ public:
     bool done() const noexcept { return phase_ == phase::done; }
     std::size_t held_bytes() const noexcept { return 0; }
 
+    void on_text(std::string_view t) noexcept { at_start_ = at_start_ && detail::all_blank(t); }
+
     opening_verdict open(std::size_t opener, std::string_view v)
     {
         const std::size_t at = openers_[opener].size();
         phase_ = phase::done;
-        if (opener > channel)   // an end token
+        if (opener == role_recipient && !at_start_)
+            return opening_verdict::text(at);   // `to=` in prose
+        if (opener > channel && opener < role_recipient)   // an end token
             return opening_verdict::block(at);
         const std::string_view w = v.substr(0, cap_);
         const auto m = find_marker(w.substr(at), {message}, false);
@@ -60,6 +65,7 @@ public:
     template<class W>
     void begin(block_context<W>& ctx)
     {
+        at_start_ = false;
         if (phase_ != phase::call)
             return;
         boost::json::object metadata;
@@ -106,6 +112,7 @@ public:
     {
         object_.reset();
         phase_ = phase::done;
+        at_start_ = true;
     }
 
 private:
@@ -113,7 +120,10 @@ private:
     static constexpr std::string_view message = "<|message|>";
     static constexpr std::string_view end = "<|end|>";
     static constexpr std::size_t channel = 1;
-    static constexpr std::array<std::string_view, 5> openers_{"<|start|>", "<|channel|>", end, "<|return|>", "<|call|>"};
+    static constexpr std::size_t role_recipient = 5;
+    // `to=` opens a header only at the stream's start: the completion began after the prompt's
+    // `<|start|>assistant`, inside the role part (` to=functions.NAME<|channel|>commentary …`).
+    static constexpr std::array<std::string_view, 6> openers_{"<|start|>", "<|channel|>", end, "<|return|>", "<|call|>", "to="};
 
 
     // The word at the start of `s` (after blanks), up to a blank or a token.
@@ -146,6 +156,7 @@ private:
     phase phase_ = phase::done;
     std::string tool_;
     json_object_reader object_;
+    bool at_start_ = true;   // only blanks so far: the role part may still be going on
 };
 
 } // namespace toolstream::detail
@@ -158,7 +169,8 @@ namespace toolstream {
 /// - `<|channel|>analysis<|message|>` opens reasoning, up to `<|end|>` (markup) or, when the
 ///   server stripped `<|end|>`, the next special token (`<|start|>`, `<|channel|>`…).
 /// - A header with `to=functions.NAME` (after the channel, or before `<|channel|>` in the role
-///   part) makes a call: its content is one JSON object whose arguments stream as raw JSON
+///   part: `<|start|>assistant to=functions.NAME<|channel|>commentary json<|message|>`, or at the
+///   stream's start when the completion began inside the role part) makes a call: its content is one JSON object whose arguments stream as raw JSON
 ///   fragments (a `write_file` / `patch_file` body decoded); the call ENDs where the object
 ///   closes, so a stripped `<|call|>` loses nothing. Another recipient (`to=python`,
 ///   `to=browser.search`) names the tool as written.

@@ -14,6 +14,9 @@ namespace toolstream {
 /// Traits of the qwen3_coder format (text_format_traits):
 /// - `<tool_call>`, blanks, `<function=NAME>`: the header, which must name the tool within
 ///   `max_held` (else the opener is text); then parameters, `</function>`, `</tool_call>`.
+/// - `<function=NAME>` without the `<tool_call>` wrapper is a call too, prose before it or not
+///   (vLLM, SGLang and llama.cpp accept it); it ENDs at `</function>` (and a `</tool_call>`
+///   right after it is its markup).
 /// - A value is raw text: one line break after `<parameter=KEY>` and one before `</parameter>`
 ///   are syntax. Values stream as JSON string fragments as they arrive; a `write_file` body
 ///   streams live as the file's content (its path waits in START's metadata).
@@ -26,6 +29,7 @@ namespace toolstream {
 struct qwen3_coder_format {
     static constexpr std::string_view name = "qwen3_coder";
     static constexpr std::string_view call_open = "<tool_call>";
+    static constexpr std::string_view bare_call_open = "<function=";
     static constexpr std::string_view header_end = ">";
     static constexpr std::string_view call_close = "</tool_call>";
     static constexpr text_arguments arguments = text_arguments::key_value;
