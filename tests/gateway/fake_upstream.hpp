@@ -10,8 +10,18 @@
 //   /slow/MS            five text deltas, MS milliseconds apart
 //   /stall              the header and one event, then nothing until the client goes (at most 10 s)
 //   /close-early        half of a stream under a Content-Length for all of it, then a close
-//   /status/NNN         an error reply with that status
+//   /status/NNN         an error reply with that status (an OpenAI error object plus an
+//                       `internal` member that must never reach a client)
+//   /drip/MS            a text delta every MS milliseconds, without end (until the gateway goes)
+//   /endless            16 KiB text deltas as fast as the gateway reads, without end
+//   /html               a 200 whose body is an HTML page
+//   /random             a 200 text/event-stream of 64 KiB of random bytes
+//   /json-completion    a 200 application/json chat.completion (text and a call), not a stream
+//   /no-finish          a whole Chat Completions stream, cleanly ended, without a finish reason
+//   /native-args/MB     one native tool call with MB MiB of arguments, in 16 KiB deltas
+//   /text/think         a stream whose text is `<think>hmm</think>Answer` (for --reasoning-parser)
 //
+// open_streams() counts the connections being served: it falls to 0 when the gateway hangs up.
 // It runs on its own thread and stops in its destructor.
 #pragma once
 
@@ -22,9 +32,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -117,6 +129,37 @@ inline const std::string& big_stream()
     return s;
 }
 
+/// A Chat Completions stream of one native call whose arguments are `{"content":"xxx…"}` of
+/// `mib` MiB, in 16 KiB deltas (made once per size).
+inline const std::string& native_args_stream(std::size_t mib)
+{
+    static std::mutex m;
+    static std::map<std::size_t, std::string> made;
+    std::lock_guard lock(m);
+    auto& s = made[mib];
+    if (!s.empty())
+        return s;
+    const auto call_chunk = [](json::object fn, std::string_view finish) {
+        json::object call{{"index", 0}, {"function", std::move(fn)}};
+        json::object delta;
+        if (finish.empty())
+            delta["tool_calls"] = json::array{std::move(call)};
+        json::object chunk{{"id", "chatcmpl-big"}, {"object", "chat.completion.chunk"}, {"created", 1700000000}, {"model", "fake"}};
+        chunk["choices"] = json::array{json::object{{"index", 0}, {"delta", std::move(delta)},
+                                                    {"finish_reason", finish.empty() ? json::value(nullptr) : json::value(finish)}}};
+        return "data: " + json::serialize(chunk) + "\n\n";
+    };
+    json::object first{{"name", "write_file"}, {"arguments", "{\"content\":\""}};
+    s = call_chunk(first, {});
+    s.replace(s.find("\"function\""), 0, R"("id":"call_big","type":"function",)");
+    const std::string piece(16 * 1024, 'x');
+    for (std::size_t at = 0; at < (mib << 20); at += piece.size())
+        s += call_chunk(json::object{{"arguments", piece}}, {});
+    s += call_chunk(json::object{{"arguments", "\"}"}}, {});
+    s += call_chunk({}, "tool_calls") + "data: [DONE]\n\n";
+    return s;
+}
+
 class fake_upstream {
 public:
     explicit fake_upstream(std::filesystem::path fixtures = {}) : fixtures_(std::move(fixtures)), acceptor_(ioc_)
@@ -148,6 +191,12 @@ public:
         return last_body_;
     }
     std::size_t requests() const { return requests_.load(); }
+    int open_streams() const { return open_.load(); }
+    std::string last_authorization() const
+    {
+        std::lock_guard lock(mutex_);
+        return last_authorization_;
+    }
 
 private:
     asio::awaitable<void> accept()
@@ -162,6 +211,11 @@ private:
 
     asio::awaitable<void> serve(beast::tcp_stream stream)
     {
+        struct counted {
+            std::atomic<int>& n;
+            explicit counted(std::atomic<int>& c) : n(c) { ++n; }
+            ~counted() { --n; }
+        } serving(open_);
         beast::flat_buffer buffer;
         http::request<http::string_body> req;
         stream.expires_after(std::chrono::seconds(10));
@@ -171,6 +225,7 @@ private:
         {
             std::lock_guard lock(mutex_);
             last_body_ = req.body();
+            last_authorization_ = std::string(req[http::field::authorization]);
         }
         const std::string target(req.target());
         const auto query = target.find('?');
@@ -193,6 +248,22 @@ private:
             co_await stall(stream);
         else if (path == "/close-early")
             co_await close_early(stream);
+        else if (path.starts_with("/drip/"))
+            co_await drip(stream, std::chrono::milliseconds(std::stoi(path.substr(6))));
+        else if (path == "/endless")
+            co_await endless(stream);
+        else if (path == "/html")
+            co_await send_whole(stream, http::status::ok, "text/html", "<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>");
+        else if (path == "/random")
+            co_await send_stream(stream, random_bytes(), "text/event-stream", false);
+        else if (path == "/json-completion")
+            co_await send_whole(stream, http::status::ok, "application/json", json_completion());
+        else if (path == "/no-finish")
+            co_await send_stream(stream, chat_chunk("Half an") + chat_chunk(" answer"), "text/event-stream", false);
+        else if (path.starts_with("/native-args/"))
+            co_await send_stream(stream, native_args_stream(std::stoul(path.substr(13))), "text/event-stream", true);
+        else if (path == "/text/think")
+            co_await send_stream(stream, chat_stream({"<thi", "nk>hmm</th", "ink>Ans", "wer"}), "text/event-stream", false);
         else if (path.starts_with("/status/"))
             co_await send_error(stream, static_cast<http::status>(std::stoi(path.substr(8))));
         else
@@ -282,12 +353,61 @@ private:
 
     static asio::awaitable<void> send_error(beast::tcp_stream& stream, http::status status)
     {
+        co_await send_whole(stream, status, "application/json",
+                            R"({"error":{"message":"model \"nope\" not found","type":"not_found"},"internal":"trace at /srv/secret.py:42"})");
+    }
+
+    static asio::awaitable<void> send_whole(beast::tcp_stream& stream, http::status status, std::string_view type, std::string body)
+    {
         http::response<http::string_body> res{status, 11};
-        res.set(http::field::content_type, "application/json");
-        res.body() = R"({"error":"model \"nope\" not found"})";
+        res.set(http::field::content_type, type);
+        res.body() = std::move(body);
         res.prepare_payload();
         res.keep_alive(false);
         co_await http::async_write(stream, res, nothrow);
+    }
+
+    static asio::awaitable<void> drip(beast::tcp_stream& stream, std::chrono::milliseconds gap)
+    {
+        if (!co_await send_head(stream, "text/event-stream"))
+            co_return;
+        asio::steady_timer timer(stream.get_executor());
+        for (int i = 0; i < 100'000; ++i) {   // ends when a write fails: the gateway hung up
+            if (!co_await send_piece(stream, chat_chunk("drop ")))
+                co_return;
+            timer.expires_after(gap);
+            co_await timer.async_wait(nothrow);
+        }
+    }
+
+    static asio::awaitable<void> endless(beast::tcp_stream& stream)
+    {
+        if (!co_await send_head(stream, "text/event-stream"))
+            co_return;
+        const std::string piece = chat_chunk(std::string(16 * 1024, 'x'));
+        stream.expires_after(std::chrono::seconds(60));
+        for (int i = 0; i < 1'000'000; ++i)   // at most 16 GB, a minute: ends when the gateway hangs up
+            if (!co_await send_piece(stream, piece))
+                co_return;
+    }
+
+    static std::string random_bytes()
+    {
+        std::string out(64 * 1024, '\0');
+        std::uint32_t x = 2463534242u;
+        for (auto& c : out) {
+            x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+            c = static_cast<char>(x & 0xFF);
+        }
+        return out;
+    }
+
+    static std::string json_completion()
+    {
+        return R"({"id":"chatcmpl-whole","object":"chat.completion","created":1700000000,"model":"fake-model",)"
+               R"("choices":[{"index":0,"message":{"role":"assistant","content":"Checking Paris.","tool_calls":[)"
+               R"({"id":"call_whole_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},)"
+               R"("finish_reason":"tool_calls"}],"usage":{"prompt_tokens":9,"completion_tokens":5,"total_tokens":14}})";
     }
 
     std::filesystem::path fixtures_;
@@ -297,6 +417,8 @@ private:
     std::thread thread_;
     mutable std::mutex mutex_;
     std::string last_body_;
+    std::string last_authorization_;
+    std::atomic<int> open_{0};
     std::atomic<std::size_t> requests_{0};
 };
 
