@@ -173,6 +173,7 @@ inline asio::awaitable<bool> whole_answer(exchange& x, upstream_call& up, body_s
     }
     if (f == failure::client_gone) {
         x.record.error = f;
+        x.record.status = 499;
         co_return false;
     }
     auto& sink = pipeline->sink();
@@ -280,6 +281,8 @@ inline asio::awaitable<bool> serve_chat(exchange& x, const http::request<http::s
     };
     auto outcome = co_await (answer() || watch_client(x.client, up));
     if (outcome.index() == 1) {   // the client left before its answer was complete
+        if (x.record.status == 0)
+            x.record.status = 499;   // as nginx logs it: the client closed the request
         x.record.error = failure::client_gone;
         x.record.error_code = std::string(code_of(failure::client_gone));
         co_return false;

@@ -140,7 +140,8 @@ inline void finish_record(const request_record& r, metrics& m)
 {
     const auto end = std::chrono::steady_clock::now();
     const auto secs = [](auto d) { return std::chrono::duration<double>(d).count(); };
-    if (r.status < m.requests_by_status.size())
+    const auto micros = [](auto d) { return std::chrono::duration_cast<std::chrono::microseconds>(d).count(); };
+    if (r.status > 0 && r.status < m.requests_by_status.size())
         m.requests_by_status[r.status].fetch_add(1);
     if (r.error != failure::none)
         m.upstream_errors[static_cast<std::size_t>(r.error)].fetch_add(1);
@@ -156,9 +157,8 @@ inline void finish_record(const request_record& r, metrics& m)
                           {"status", r.status},
                           {"bytes_in", r.bytes_in},
                           {"bytes_out", r.bytes_out},
-                          {"duration_ms", std::chrono::duration<double, std::milli>(end - r.start).count()},
-                          {"ttfb_ms", answered ? boost::json::value(std::chrono::duration<double, std::milli>(r.first_byte - r.start).count())
-                                               : boost::json::value(nullptr)}};
+                          {"duration_us", micros(end - r.start)},
+                          {"ttfb_us", answered ? boost::json::value(micros(r.first_byte - r.start)) : boost::json::value(nullptr)}};
     o["upstream_status"] = r.upstream_status != 0 ? boost::json::value(r.upstream_status) : boost::json::value(nullptr);
     o["error"] = r.error_code.empty() ? boost::json::value(nullptr) : boost::json::value(r.error_code);
     if (!r.cause.empty())

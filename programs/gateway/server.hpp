@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 namespace gateway {
@@ -192,9 +193,9 @@ asio::awaitable<void> counted_connection(Socket socket, shared_state& state)
     co_await serve_connection(beast::tcp_stream(std::move(socket)), state);
 }
 
-/// Answers 503 and closes, without a coroutine: the gateway is full.
-template<class Socket>
-void refuse_connection(Socket& socket, metrics& m)
+/// Answers 503 on a just-accepted descriptor and closes it, without a coroutine and without
+/// blocking: the gateway is full.
+inline void refuse_connection(int fd, metrics& m, std::string_view why)
 {
     static const std::string reply = [] {
         const std::string body =
@@ -202,12 +203,12 @@ void refuse_connection(Socket& socket, metrics& m)
         return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\n"
                "Connection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
     }();
-    boost::system::error_code ec;
-    socket.non_blocking(true, ec);
-    socket.write_some(asio::buffer(reply), ec);   // a fresh socket's buffer takes it whole
-    socket.shutdown(asio::ip::tcp::socket::shutdown_both, ec);
-    socket.close(ec);
-    m.connections_refused.fetch_add(1);
+    [[maybe_unused]] const auto sent = ::send(fd, reply.data(), reply.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    ::shutdown(fd, SHUT_WR);
+    ::close(fd);
+    if (m.connections_refused.fetch_add(1) % 1000 == 0)   // the first of each thousand, not a flood
+        log_line({{"time", utc_now()}, {"event", "connection_refused"}, {"cause", why},
+                  {"connections", m.connections.load()}, {"refused_so_far", m.connections_refused.load()}});
 }
 
 /// Accepts until the acceptor is closed; each connection gets its own strand. Out of
@@ -220,16 +221,16 @@ inline asio::awaitable<void> accept_connections(asio::ip::tcp::acceptor& accepto
         if (ec == asio::error::operation_aborted || !acceptor.is_open())
             break;
         if (ec == asio::error::no_descriptors || ec.value() == ENFILE) {
-            if (spare >= 0) {
+            // Give up the spare descriptor to take the waiting client and tell it 503 (never
+            // blocking: the connections that are ending must run to free theirs), then pause.
+            if (spare >= 0)
                 ::close(spare);
-                boost::system::error_code aec;
-                asio::ip::tcp::socket late(acceptor.get_executor());
-                acceptor.accept(late, aec);   // the one waiting (the listen socket said readable)
-                if (!aec)
-                    refuse_connection(late, state.stats);
-                spare = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-                continue;
-            }
+            if (const int fd = ::accept4(acceptor.native_handle(), nullptr, nullptr, SOCK_CLOEXEC); fd >= 0)
+                refuse_connection(fd, state.stats, "out of file descriptors (" + ec.message() + ")");
+            spare = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+            asio::steady_timer pause(acceptor.get_executor(), std::chrono::milliseconds(5));
+            co_await pause.async_wait(use_nothrow);
+            continue;
         }
         if (ec) {   // wait a little rather than spin
             asio::steady_timer pause(acceptor.get_executor(), std::chrono::milliseconds(50));
@@ -237,7 +238,9 @@ inline asio::awaitable<void> accept_connections(asio::ip::tcp::acceptor& accepto
             continue;
         }
         if (state.stats.connections.load() >= state.opts.max_connections || state.draining.load()) {
-            refuse_connection(socket, state.stats);
+            boost::system::error_code rec;
+            if (const int fd = socket.release(rec); !rec)
+                refuse_connection(fd, state.stats, state.draining.load() ? "draining" : "--max-connections");
             continue;
         }
         auto executor = socket.get_executor();

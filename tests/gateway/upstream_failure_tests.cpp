@@ -208,7 +208,7 @@ TEST_CASE("gateway: one JSON access-log line per request, upstream failures with
             lines.push_back(v.as_object());
     REQUIRE(lines.size() >= 2);
     const auto& chat = lines[0];
-    for (const char* key : {"time", "method", "path", "status", "bytes_in", "bytes_out", "duration_ms", "ttfb_ms",
+    for (const char* key : {"time", "method", "path", "status", "bytes_in", "bytes_out", "duration_us", "ttfb_us",
                             "upstream_status", "error"})
         CHECK(chat.contains(key));
     CHECK(chat.at("path") == "/v1/chat/completions");
