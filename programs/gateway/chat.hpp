@@ -269,7 +269,7 @@ inline asio::awaitable<bool> serve_chat(exchange& x, const http::request<http::s
                                                 "the upstream answered a JSON object that is not a chat completion",
                                                 "upstream body: " + clip(text, 2048));
             body.replace_with(std::move(translated));
-        } else if (type != (o.provider == "ollama" ? "application/x-ndjson" : "text/event-stream")) {
+        } else if (!stream_media_type(type)) {
             co_return co_await send_failure(x, failure::bad_answer,
                                             "the upstream answered Content-Type '" + std::string(up.content_type()) +
                                                 "', not a " + o.provider + " stream",

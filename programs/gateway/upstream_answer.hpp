@@ -25,6 +25,14 @@ inline std::string media_type(std::string_view content_type)
     return out;
 }
 
+/// A media type a streamed answer may have: SSE or JSON lines. Which framing the body really has
+/// is the provider's (--provider); an answer with nothing of its dialect is refused later.
+inline bool stream_media_type(std::string_view type)
+{
+    return type == "text/event-stream" || type == "application/x-ndjson" || type == "application/jsonl" ||
+           type == "application/x-jsonlines" || type == "application/stream+json";
+}
+
 /// The message in an error body: `{"error":{"message"}}`, `{"error":"..."}`, `{"message"}`, or
 /// `{"detail"}`; empty when there is none.
 inline std::string upstream_message(std::string_view body)
