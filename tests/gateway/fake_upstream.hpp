@@ -10,21 +10,36 @@
 //   /slow/MS            five text deltas, MS milliseconds apart
 //   /stall              the header and one event, then nothing until the client goes (at most 10 s)
 //   /close-early        half of a stream under a Content-Length for all of it, then a close
-//   /status/NNN         an error reply with that status
+//   /status/NNN         an error reply with that status (an OpenAI error object plus an
+//                       `internal` member that must never reach a client)
+//   /drip/MS            a text delta every MS milliseconds, without end (until the gateway goes)
+//   /endless            16 KiB text deltas as fast as the gateway reads, without end
+//   /html               a 200 whose body is an HTML page
+//   /random             a 200 text/event-stream of 64 KiB of random bytes
+//   /json-completion    a 200 application/json chat.completion (text and a call), not a stream
+//   /no-finish          a whole Chat Completions stream, cleanly ended, without a finish reason
+//   /native-args/MB     one native tool call with MB MiB of arguments, in 16 KiB deltas
+//   /text/think         a stream whose text is `<think>hmm</think>Answer` (for --reasoning-parser)
 //
+// open_streams() counts the connections being served: it falls to 0 when the gateway hangs up.
 // It runs on its own thread and stops in its destructor.
 #pragma once
 
 #include <boost/asio.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/json.hpp>
 
+#include "gateway/fake_streams.hpp"
+
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -39,83 +54,6 @@ namespace http = beast::http;
 namespace json = boost::json;
 
 inline constexpr auto nothrow = asio::as_tuple(asio::use_awaitable);
-
-/// One Chat Completions chunk with a content delta (and a finish reason when given).
-inline std::string chat_chunk(std::string_view content, std::string_view finish = {})
-{
-    json::object delta;
-    if (!content.empty())
-        delta["content"] = content;
-    json::object chunk{{"id", "chatcmpl-fake"}, {"object", "chat.completion.chunk"}, {"created", 1700000000},
-                       {"model", "fake-model"}};
-    chunk["choices"] = json::array{json::object{{"index", 0}, {"delta", std::move(delta)},
-                                                {"finish_reason", finish.empty() ? json::value(nullptr) : json::value(finish)}}};
-    return "data: " + json::serialize(chunk) + "\n\n";
-}
-
-/// A Chat Completions stream whose text deltas are `pieces`, then `stop` and [DONE].
-inline std::string chat_stream(const std::vector<std::string_view>& pieces)
-{
-    std::string out;
-    for (auto p : pieces)
-        out += chat_chunk(p);
-    out += chat_chunk({}, "stop");
-    out += "data: [DONE]\n\n";
-    return out;
-}
-
-inline const std::string& ollama_stream()
-{
-    static const std::string s =
-        R"({"model":"qwen3:8b","created_at":"2025-06-09T17:58:50Z","message":{"role":"assistant","content":"","thinking":"Weather, so a call."},"done":false})" "\n"
-        R"({"model":"qwen3:8b","created_at":"2025-06-09T17:58:51Z","message":{"role":"assistant","content":"Checking "},"done":false})" "\n"
-        R"({"model":"qwen3:8b","created_at":"2025-06-09T17:58:51Z","message":{"role":"assistant","content":"Paris."},"done":false})" "\n"
-        R"({"model":"qwen3:8b","created_at":"2025-06-09T17:58:52Z","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"get_weather","arguments":{"city":"Paris","units":"c"}}}]},"done":false})" "\n"
-        R"({"model":"qwen3:8b","created_at":"2025-06-09T17:58:53Z","message":{"role":"assistant","content":""},"done_reason":"stop","done":true,"prompt_eval_count":31,"eval_count":17})" "\n";
-    return s;
-}
-
-/// The text a model without a tool parser writes, split so markers cross delta boundaries.
-inline const std::string& xml_text_stream()
-{
-    static const std::string s = chat_stream({"Let me look. ", "<tool name=\"get_wea", "ther\"><arguments><arg name=\"ci",
-                                              "ty\">Paris</arg></arguments></to", "ol>"});
-    return s;
-}
-
-inline const std::string& hermes_text_stream()
-{
-    static const std::string s = chat_stream({"Let me look. ", "<tool_ca", "ll>\n{\"name\": \"get_weather\", \"argu",
-                                              "ments\": {\"city\": \"Paris\"}}\n</tool_", "call>"});
-    return s;
-}
-
-/// The body of the /big stream's file: 1 MiB of numbered lines.
-inline const std::string& big_file()
-{
-    static const std::string s = [] {
-        std::string out;
-        for (int i = 0; out.size() < (1u << 20); ++i)
-            out += "line " + std::to_string(i) + " \"quoted\" \\ end\n";
-        out.resize(1u << 20);
-        return out;
-    }();
-    return s;
-}
-
-inline const std::string& big_stream()
-{
-    static const std::string s = [] {
-        const std::string& file = big_file();
-        std::vector<std::string> parts{"Writing it. <tool name=\"write_file\"><arguments><arg name=\"path\">big.txt</arg>"
-                                       "<arg name=\"content\">__START_CONTENT__\n"};
-        for (std::size_t at = 0; at < file.size(); at += 4096)
-            parts.push_back(file.substr(at, 4096));
-        parts.emplace_back("__END_CONTENT__</arg></arguments></tool>");
-        return chat_stream(std::vector<std::string_view>(parts.begin(), parts.end()));
-    }();
-    return s;
-}
 
 class fake_upstream {
 public:
@@ -148,6 +86,12 @@ public:
         return last_body_;
     }
     std::size_t requests() const { return requests_.load(); }
+    int open_streams() const { return open_.load(); }
+    std::string last_authorization() const
+    {
+        std::lock_guard lock(mutex_);
+        return last_authorization_;
+    }
 
 private:
     asio::awaitable<void> accept()
@@ -162,6 +106,11 @@ private:
 
     asio::awaitable<void> serve(beast::tcp_stream stream)
     {
+        struct counted {
+            std::atomic<int>& n;
+            explicit counted(std::atomic<int>& c) : n(c) { ++n; }
+            ~counted() { --n; }
+        } serving(open_);
         beast::flat_buffer buffer;
         http::request<http::string_body> req;
         stream.expires_after(std::chrono::seconds(10));
@@ -171,6 +120,7 @@ private:
         {
             std::lock_guard lock(mutex_);
             last_body_ = req.body();
+            last_authorization_ = std::string(req[http::field::authorization]);
         }
         const std::string target(req.target());
         const auto query = target.find('?');
@@ -193,6 +143,22 @@ private:
             co_await stall(stream);
         else if (path == "/close-early")
             co_await close_early(stream);
+        else if (path.starts_with("/drip/"))
+            co_await drip(stream, std::chrono::milliseconds(std::stoi(path.substr(6))));
+        else if (path == "/endless")
+            co_await endless(stream);
+        else if (path == "/html")
+            co_await send_whole(stream, http::status::ok, "text/html", "<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>");
+        else if (path == "/random")
+            co_await send_stream(stream, random_bytes(), "text/event-stream", false);
+        else if (path == "/json-completion")
+            co_await send_whole(stream, http::status::ok, "application/json", json_completion());
+        else if (path == "/no-finish")
+            co_await send_stream(stream, no_finish_stream(), "text/event-stream", false);
+        else if (path.starts_with("/native-args/"))
+            co_await send_stream(stream, native_args_stream(std::stoul(path.substr(13))), "text/event-stream", true);
+        else if (path == "/text/think")
+            co_await send_stream(stream, think_stream(), "text/event-stream", false);
         else if (path.starts_with("/status/"))
             co_await send_error(stream, static_cast<http::status>(std::stoi(path.substr(8))));
         else
@@ -282,12 +248,66 @@ private:
 
     static asio::awaitable<void> send_error(beast::tcp_stream& stream, http::status status)
     {
+        co_await send_whole(stream, status, "application/json",
+                            R"({"error":{"message":"model \"nope\" not found","type":"not_found"},"internal":"trace at /srv/secret.py:42"})");
+    }
+
+    static asio::awaitable<void> send_whole(beast::tcp_stream& stream, http::status status, std::string_view type, std::string body)
+    {
         http::response<http::string_body> res{status, 11};
-        res.set(http::field::content_type, "application/json");
-        res.body() = R"({"error":"model \"nope\" not found"})";
+        res.set(http::field::content_type, type);
+        res.body() = std::move(body);
         res.prepare_payload();
         res.keep_alive(false);
         co_await http::async_write(stream, res, nothrow);
+    }
+
+    static asio::awaitable<void> drip(beast::tcp_stream& stream, std::chrono::milliseconds gap)
+    {
+        using namespace asio::experimental::awaitable_operators;
+        if (!co_await send_head(stream, "text/event-stream"))
+            co_return;
+        asio::steady_timer timer(stream.get_executor());
+        for (int i = 0; i < 100'000; ++i) {
+            if (!co_await send_piece(stream, chat_chunk("drop ")))
+                co_return;
+            timer.expires_after(gap);
+            // Readable while waiting: the gateway hung up (it sends nothing more), so stop now.
+            const auto woke = co_await (timer.async_wait(nothrow) ||
+                                        stream.socket().async_wait(asio::ip::tcp::socket::wait_read, nothrow));
+            if (woke.index() == 1)
+                co_return;
+        }
+    }
+
+    static asio::awaitable<void> endless(beast::tcp_stream& stream)
+    {
+        if (!co_await send_head(stream, "text/event-stream"))
+            co_return;
+        const std::string piece = chat_chunk(std::string(16 * 1024, 'x'));
+        stream.expires_after(std::chrono::seconds(60));
+        for (int i = 0; i < 1'000'000; ++i)   // at most 16 GB, a minute: ends when the gateway hangs up
+            if (!co_await send_piece(stream, piece))
+                co_return;
+    }
+
+    static std::string random_bytes()
+    {
+        std::string out(64 * 1024, '\0');
+        std::uint32_t x = 2463534242u;
+        for (auto& c : out) {
+            x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+            c = static_cast<char>(x & 0xFF);
+        }
+        return out;
+    }
+
+    static std::string json_completion()
+    {
+        return R"({"id":"chatcmpl-whole","object":"chat.completion","created":1700000000,"model":"fake-model",)"
+               R"("choices":[{"index":0,"message":{"role":"assistant","content":"Checking Paris.","tool_calls":[)"
+               R"({"id":"call_whole_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},)"
+               R"("finish_reason":"tool_calls"}],"usage":{"prompt_tokens":9,"completion_tokens":5,"total_tokens":14}})";
     }
 
     std::filesystem::path fixtures_;
@@ -297,6 +317,8 @@ private:
     std::thread thread_;
     mutable std::mutex mutex_;
     std::string last_body_;
+    std::string last_authorization_;
+    std::atomic<int> open_{0};
     std::atomic<std::size_t> requests_{0};
 };
 

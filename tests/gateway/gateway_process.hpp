@@ -9,7 +9,10 @@
 #include <vector>
 
 #include <csignal>
+#include <fcntl.h>
+#include <fstream>
 #include <poll.h>
+#include <sys/resource.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,16 +21,28 @@ extern char** environ;
 
 namespace gateway_test {
 
+/// How the child is started besides its arguments.
+struct launch_settings {
+    std::vector<std::string> env;   // NAME=VALUE added to the test's environment
+    std::string stderr_path;        // where its stderr (the access log) goes; empty: inherited
+    rlim_t nofile = 0;              // its descriptor limit (RLIMIT_NOFILE); 0: the test's
+    int exit_after_seconds = 120;
+};
+
 class gateway_process {
 public:
     /// Starts `binary` with `args` (plus --listen 127.0.0.1:0 and --exit-after) and waits for
     /// its `listening on` line, at most 20 s.
     gateway_process(const std::string& binary, std::vector<std::string> args, int exit_after_seconds = 120)
+        : gateway_process(binary, std::move(args), launch_settings{{}, {}, 0, exit_after_seconds})
+    {
+    }
+    gateway_process(const std::string& binary, std::vector<std::string> args, const launch_settings& how)
     {
         args.insert(args.begin(), binary);
         for (const char* a : {"--listen", "127.0.0.1:0", "--exit-after"})
             args.emplace_back(a);
-        args.push_back(std::to_string(exit_after_seconds));
+        args.push_back(std::to_string(how.exit_after_seconds));
         std::vector<char*> argv;
         for (auto& a : args)
             argv.push_back(a.data());
@@ -40,7 +55,25 @@ public:
         posix_spawn_file_actions_init(&actions);
         posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
         posix_spawn_file_actions_addclose(&actions, out[0]);
-        const int rc = posix_spawn(&pid_, binary.c_str(), &actions, nullptr, argv.data(), environ);
+        if (!how.stderr_path.empty())
+            posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, how.stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        std::vector<std::string> env_strings(how.env);
+        for (char** e = environ; *e != nullptr; ++e)
+            env_strings.emplace_back(*e);
+        std::vector<char*> envp;
+        for (auto& e : env_strings)
+            envp.push_back(e.data());
+        envp.push_back(nullptr);
+        // The child inherits the limit; the test's own is put back at once.
+        rlimit saved{};
+        getrlimit(RLIMIT_NOFILE, &saved);
+        if (how.nofile != 0) {
+            rlimit lowered{how.nofile, saved.rlim_max};
+            setrlimit(RLIMIT_NOFILE, &lowered);
+        }
+        const int rc = posix_spawn(&pid_, binary.c_str(), &actions, nullptr, argv.data(), envp.data());
+        if (how.nofile != 0)
+            setrlimit(RLIMIT_NOFILE, &saved);
         posix_spawn_file_actions_destroy(&actions);
         close(out[1]);
         if (rc != 0) {
@@ -61,6 +94,42 @@ public:
     ~gateway_process() { stop(); }
 
     unsigned short port() const { return port_; }
+    pid_t pid() const { return pid_; }
+
+    /// Sends SIGTERM and returns at once (see wait_exit).
+    void terminate() const
+    {
+        if (pid_ > 0)
+            kill(pid_, SIGTERM);
+    }
+
+    /// Waits up to `timeout` for the exit; its status, or nothing if it is still running.
+    std::optional<int> wait_exit(std::chrono::milliseconds timeout)
+    {
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        while (pid_ > 0 && std::chrono::steady_clock::now() < deadline) {
+            int status = 0;
+            if (waitpid(pid_, &status, WNOHANG) == pid_) {
+                pid_ = 0;
+                exit_status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+                return exit_status_;
+            }
+            usleep(10'000);
+        }
+        if (pid_ <= 0)
+            return exit_status_;
+        return std::nullopt;
+    }
+
+    /// The peak resident memory so far (VmHWM), in KiB; 0 when unknown.
+    long peak_rss_kib() const
+    {
+        std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
+        for (std::string line; std::getline(status, line);)
+            if (line.rfind("VmHWM:", 0) == 0)
+                return std::stol(line.substr(6));
+        return 0;
+    }
 
     /// SIGTERM, then SIGKILL after 5 s; returns the exit status (-1 if it had to be killed).
     int stop()

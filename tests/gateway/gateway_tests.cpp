@@ -2,9 +2,7 @@
 // streams, the gateway as a child process in front of it, and HTTP clients on loopback.
 #include "catch_compat.hpp"
 
-#include "gateway/fake_upstream.hpp"
-#include "gateway/gateway_process.hpp"
-#include "gateway/http_client.hpp"
+#include "gateway/helpers.hpp"
 #include "gateway/openai_reader.hpp"
 #include "support/fixtures.hpp"
 
@@ -22,44 +20,6 @@
 using namespace gateway_test;
 
 namespace {
-
-const std::string gateway_binary = TOOLSTREAM_GATEWAY_PATH;
-
-std::filesystem::path fixtures_root()
-{
-    return toolstream::test::fixtures_dir().value_or(std::filesystem::path{});
-}
-
-std::string chat_body(std::string_view model, bool stream, std::string_view extra = {})
-{
-    return std::string(R"({"model":")") + std::string(model) +
-           R"(","messages":[{"role":"user","content":"What is the weather in Paris?"}],"stream":)" +
-           (stream ? "true" : "false") + std::string(extra) + "}";
-}
-
-gateway_process start_gateway(const fake_upstream& up, std::string_view path, std::string provider,
-                              std::vector<std::string> more = {})
-{
-    std::vector<std::string> args{"--upstream", up.url(path), "--provider", std::move(provider)};
-    args.insert(args.end(), more.begin(), more.end());
-    return gateway_process(gateway_binary, args);
-}
-
-json::value parse(const std::string& s)
-{
-    boost::system::error_code ec;
-    auto v = json::parse(s, ec);
-    return ec ? json::value(nullptr) : v;
-}
-
-std::string error_code_of(const http_answer& a)
-{
-    const auto v = parse(a.body);
-    const auto* e = v.is_object() ? v.get_object().if_contains("error") : nullptr;
-    if (e == nullptr || !e->is_object() || !e->get_object().contains("message") || !e->get_object().contains("type"))
-        return "(not an OpenAI error object: " + a.body + ")";
-    return string_of(e->get_object().if_contains("code"));
-}
 
 /// Text, reasoning, calls and finish of choice 0 as a client assembled them.
 void check_weather_call(const read_response& r, std::string_view text, std::string_view city)
@@ -299,23 +259,26 @@ TEST_CASE("gateway: a stalled upstream times out, never hangs", "[gateway]")
     CHECK(error_code_of(whole) == "upstream_timeout");
 }
 
-TEST_CASE("gateway: an upstream that closes early gives a length finish", "[gateway]")
+TEST_CASE("gateway: an upstream that stops early is upstream_truncated, never a length finish", "[gateway]")
 {
     fake_upstream up;
-    auto gw = start_gateway(up, "/close-early", "openai_chat");
-    const auto streamed = post(gw.port(), "/v1/chat/completions", chat_body("m", true));
-    REQUIRE(streamed.error.empty());
-    const auto r = read_sse(streamed.body);
-    CHECK(r.problem_list() == "");
-    CHECK(r.choices.at(0).content == "The answer is forty");
-    CHECK(r.choices.at(0).finish_reason == "length");
-    CHECK(r.done);
+    for (const std::string path : {"/close-early", "/no-finish"}) {
+        INFO(path);
+        auto gw = start_gateway(up, path, "openai_chat");
+        const auto streamed = post(gw.port(), "/v1/chat/completions", chat_body("m", true));
+        REQUIRE(streamed.error.empty());
+        const auto r = read_sse(streamed.body);
+        CHECK(r.problem_list() == "");
+        CHECK(r.choices.at(0).content == (path == "/close-early" ? "The answer is forty" : "Half an answer"));
+        CHECK(r.choices.at(0).finish_reason != "length");   // the deltas, then an error event
+        REQUIRE(r.error.is_object());
+        CHECK(r.error.at("message").as_string().find("before the end of its stream") != json::string::npos);
+        CHECK(!r.done);
 
-    const auto whole = post(gw.port(), "/v1/chat/completions", chat_body("m", false));
-    REQUIRE(whole.status == 200);
-    const auto w = read_completion(whole.body);
-    CHECK(w.choices.at(0).content == "The answer is forty");
-    CHECK(w.choices.at(0).finish_reason == "length");
+        const auto whole = post(gw.port(), "/v1/chat/completions", chat_body("m", false));
+        CHECK(whole.status == 502);
+        CHECK(error_code_of(whole) == "upstream_truncated");
+    }
 }
 
 TEST_CASE("gateway: upstream failures before the stream are 502, 504 or the upstream's 4xx", "[gateway]")
@@ -331,7 +294,9 @@ TEST_CASE("gateway: upstream failures before the stream are 502, 504 or the upst
         auto gw = start_gateway(up, "/status/404", "ollama");
         const auto a = post(gw.port(), "/v1/chat/completions", chat_body("nope", false));
         CHECK(a.status == 404);
-        CHECK(a.body.find("not found") != std::string::npos);
+        CHECK(error_code_of(a) == "upstream_status");
+        CHECK(parse(a.body).at("error").at("message").as_string().find("model \"nope\" not found") != json::string::npos);
+        CHECK(a.body.find("secret.py") == std::string::npos);                 // not its whole body
     }
     {
         // A port nobody listens on: bound, then released.

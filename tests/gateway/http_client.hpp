@@ -21,6 +21,8 @@ struct http_answer {
     std::string content_type;
     std::string allow;
     std::string body;               // chunked transfer decoded
+    unsigned version = 0;
+    http::fields headers;           // all of them
     std::chrono::steady_clock::time_point first_body_byte{};   // when the first body bytes arrived
     std::chrono::steady_clock::time_point finished{};
 };
@@ -29,7 +31,8 @@ struct http_answer {
 /// each read that added to it.
 inline asio::awaitable<http_answer> exchange(unsigned short port, http::verb verb, std::string target, std::string body,
                                              std::chrono::milliseconds timeout = std::chrono::seconds(20),
-                                             std::function<void(const std::string&)> on_body = {})
+                                             std::function<void(const std::string&)> on_body = {},
+                                             std::function<void(http::request<http::string_body>&)> prepare = {})
 {
     http_answer a;
     beast::tcp_stream stream(co_await asio::this_coro::executor);
@@ -45,6 +48,8 @@ inline asio::awaitable<http_answer> exchange(unsigned short port, http::verb ver
         req.set(http::field::content_type, "application/json");
     req.body() = std::move(body);
     req.prepare_payload();
+    if (prepare)
+        prepare(req);   // other headers, for the tests of who may call
     if (auto [ec, n] = co_await http::async_write(stream, req, nothrow); ec) {
         a.error = "write: " + ec.message();
         co_return a;
@@ -76,6 +81,9 @@ inline asio::awaitable<http_answer> exchange(unsigned short port, http::verb ver
     a.content_type = std::string(res[http::field::content_type]);
     a.allow = std::string(res[http::field::allow]);
     a.body = res.body();
+    a.version = res.version();
+    for (const auto& f : res.base())
+        a.headers.insert(f.name_string(), f.value());
     boost::system::error_code ignored;
     stream.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
     co_return a;
@@ -104,6 +112,9 @@ inline asio::awaitable<http_answer> raw_exchange(unsigned short port, std::strin
     a.status = res.result_int();
     a.content_type = std::string(res[http::field::content_type]);
     a.body = res.body();
+    a.version = res.version();
+    for (const auto& f : res.base())
+        a.headers.insert(f.name_string(), f.value());
     co_return a;
 }
 
@@ -131,6 +142,13 @@ inline http_answer post(unsigned short port, std::string target, std::string bod
                         std::chrono::milliseconds timeout = std::chrono::seconds(20))
 {
     return run_one([&] { return exchange(port, http::verb::post, target, body, timeout); });
+}
+
+/// One request whose headers `prepare` changes after the usual ones are set.
+inline http_answer send_with(unsigned short port, http::verb verb, std::string target, std::string body,
+                        std::function<void(http::request<http::string_body>&)> prepare)
+{
+    return run_one([&] { return exchange(port, verb, target, body, std::chrono::seconds(20), {}, prepare); });
 }
 
 } // namespace gateway_test

@@ -3,6 +3,7 @@
 //
 //   toolstream_gateway_load --gateway PATH --fixtures DIR [--fixture openai_chat/gpt-4o-tool-call.sse]
 //                           [--clients 64] [--requests 4000] [--threads 1] [--seconds 120] [--direct]
+//                           [--upstream-path /native-args/50] [--whole] [--gateway-arg FLAG]...
 //
 // The model server (fake_upstream.hpp) runs in this process on its own thread and sends the
 // fixture in 1..61-byte HTTP chunks; the clients are coroutines on this process's main thread,
@@ -26,7 +27,9 @@ namespace {
 struct settings {
     std::string gateway, fixtures, fixture = "openai_chat/gpt-4o-tool-call.sse";
     int clients = 64, requests = 4000, threads = 1, seconds = 120;
-    bool direct = false;
+    bool direct = false, stream = true;
+    std::string upstream_path = "/by-model";
+    std::vector<std::string> gateway_args;
 };
 
 double ms(std::chrono::steady_clock::duration d)
@@ -49,8 +52,8 @@ int main(int argc, char** argv)
     settings s;
     for (int i = 1; i < argc; ++i) {
         const std::string_view flag = argv[i];
-        if (flag == "--direct") {
-            s.direct = true;
+        if (flag == "--direct" || flag == "--whole") {
+            (flag == "--direct" ? s.direct : s.stream) = flag == "--direct";
             continue;
         }
         if (i + 1 == argc) {
@@ -61,6 +64,8 @@ int main(int argc, char** argv)
         if (flag == "--gateway") s.gateway = value;
         else if (flag == "--fixtures") s.fixtures = value;
         else if (flag == "--fixture") s.fixture = value;
+        else if (flag == "--upstream-path") s.upstream_path = value;
+        else if (flag == "--gateway-arg") s.gateway_args.push_back(value);
         else if (flag == "--clients") s.clients = std::clamp(std::stoi(value), 1, 1000);
         else if (flag == "--requests") s.requests = std::clamp(std::stoi(value), 1, 1'000'000);
         else if (flag == "--threads") s.threads = std::clamp(std::stoi(value), 1, 64);
@@ -79,15 +84,17 @@ int main(int argc, char** argv)
     fake_upstream up(s.fixtures);
     std::unique_ptr<gateway_process> gw;
     unsigned short port = up.port();
-    std::string target = "/by-model";
+    std::string target = s.upstream_path;
     if (!s.direct) {
-        gw = std::make_unique<gateway_process>(s.gateway, std::vector<std::string>{
-            "--upstream", up.url("/by-model"), "--provider", "openai_chat", "--max-streams", "100000",
-            "--threads", std::to_string(s.threads)}, s.seconds + 30);
+        std::vector<std::string> args{"--upstream", up.url(s.upstream_path), "--provider", "openai_chat",
+                                      "--max-streams", "100000", "--threads", std::to_string(s.threads)};
+        args.insert(args.end(), s.gateway_args.begin(), s.gateway_args.end());
+        gw = std::make_unique<gateway_process>(s.gateway, args, s.seconds + 30);
         port = gw->port();
         target = "/v1/chat/completions";
     }
-    const std::string body = R"({"model":")" + s.fixture + R"(","messages":[{"role":"user","content":"go"}],"stream":true})";
+    const std::string body = R"({"model":")" + s.fixture + R"(","messages":[{"role":"user","content":"go"}],"stream":)" +
+                             (s.stream ? "true}" : "false}");
 
     asio::io_context ioc;
     int next = 0, ok = 0, failed = 0;
@@ -102,7 +109,7 @@ int main(int argc, char** argv)
                 ++next;
                 const auto sent = std::chrono::steady_clock::now();
                 const auto a = co_await exchange(port, http::verb::post, target, body);
-                if (!a.error.empty() || a.status != 200 || a.body.find("[DONE]") == std::string::npos) {
+                if (!a.error.empty() || a.status != 200 || (s.stream && a.body.find("[DONE]") == std::string::npos)) {
                     ++failed;
                     continue;
                 }
@@ -123,5 +130,7 @@ int main(int argc, char** argv)
                 percentile(ttfb, 0.9), percentile(ttfb, 0.99), percentile(ttfb, 1.0));
     std::printf("whole stream ms:       p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", percentile(total, 0.5),
                 percentile(total, 0.9), percentile(total, 0.99), percentile(total, 1.0));
+    if (gw)
+        std::printf("gateway peak RSS: %.1f MiB\n", static_cast<double>(gw->peak_rss_kib()) / 1024.0);
     return failed == 0 && ok == s.requests ? 0 : 1;
 }

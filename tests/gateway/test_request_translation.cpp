@@ -1,7 +1,7 @@
 // The gateway's request checks and its translation to the upstream dialects (no network).
 #include "catch_compat.hpp"
 
-#include "../../examples/gateway/request_translation.hpp"
+#include "../../programs/gateway/request_translation.hpp"
 
 #include <boost/json.hpp>
 

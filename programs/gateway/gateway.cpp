@@ -5,17 +5,39 @@
 //
 // POST /v1/chat/completions is forwarded in the upstream's dialect (always streaming), and the
 // upstream's stream goes through a toolstream runtime_pipeline to OpenAI Chat Completions SSE,
-// or to one chat.completion object for `stream: false`. GET /v1/models lists the --model names.
-// Exit: 0 after SIGINT/SIGTERM or --exit-after, 2 for bad usage, 1 if it cannot listen.
-#include "gateway/options.hpp"
-#include "gateway/server.hpp"
+// or to one chat.completion object for `stream: false`. GET /v1/models lists the --model names;
+// GET /healthz and GET /metrics are for the operator. docs/gateway.md has the flags and limits.
+// Exit: 0 after SIGINT/SIGTERM (chats in flight get --drain-timeout to finish) or --exit-after,
+// 2 for bad usage, 1 if it cannot listen.
+#include "options.hpp"
+#include "server.hpp"
 
 #include <boost/asio.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <thread>
 #include <vector>
+
+#include <sys/resource.h>
+
+namespace {
+
+/// Each chat holds two descriptors (client and upstream): say so when --max-connections cannot
+/// be had under the process's limit (past it, clients get a 503 from the spare descriptor).
+void warn_about_descriptors(const gateway::options& o)
+{
+    rlimit fds{};
+    if (getrlimit(RLIMIT_NOFILE, &fds) == 0 && fds.rlim_cur != RLIM_INFINITY &&
+        o.max_connections + o.max_streams + 16 > fds.rlim_cur)
+        gateway::log_line({{"time", gateway::utc_now()}, {"event", "warning"},
+                           {"cause", "--max-connections " + std::to_string(o.max_connections) + " and --max-streams " +
+                                         std::to_string(o.max_streams) + " need more descriptors than the limit of " +
+                                         std::to_string(fds.rlim_cur) + " (ulimit -n)"}});
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -23,13 +45,15 @@ int main(int argc, char** argv)
     std::string error;
     const auto parsed = gateway::parse_options(argc, argv, error);
     if (!parsed) {
-        std::cerr << "toolstream-gateway: " << error << "\n" << gateway::usage_text;
+        std::cerr << "toolstream-gateway: " << error << "\n(--help lists the options)\n";
         return 2;
     }
     const auto& opts = *parsed;
-    if (!opts.reasoning_parser.empty())
-        std::cerr << "toolstream-gateway: --reasoning-parser " << opts.reasoning_parser
-                  << " is accepted but not applied yet: runtime_pipeline has no reasoning parser\n";
+    if (opts.help) {
+        std::cout << gateway::usage_text() << std::flush;
+        return 0;
+    }
+    warn_about_descriptors(opts);
 
     // Before the io_context: coroutine frames still pending when it is destroyed refer to it.
     gateway::shared_state state{opts};
@@ -61,8 +85,24 @@ int main(int argc, char** argv)
     asio::co_spawn(ioc, gateway::accept_connections(acceptor, state), asio::detached);
 
     const auto stop = [&ioc] { ioc.stop(); };
+    // SIGTERM: stop accepting, let the chats in flight finish up to --drain-timeout, exit 0.
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
-    signals.async_wait([&](const boost::system::error_code&, int) { stop(); });
+    asio::steady_timer drain(ioc);
+    signals.async_wait([&](const boost::system::error_code& e, int) {
+        if (e)
+            return;
+        state.draining = true;
+        boost::system::error_code ignored;
+        acceptor.close(ignored);
+        asio::co_spawn(ioc, [](asio::steady_timer& t, gateway::shared_state& s, auto done) -> asio::awaitable<void> {
+            const auto deadline = std::chrono::steady_clock::now() + s.opts.drain_timeout;
+            while (s.active_chats.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+                t.expires_after(std::chrono::milliseconds(20));
+                co_await t.async_wait(gateway::use_nothrow);
+            }
+            done();
+        }(drain, state, stop), asio::detached);
+    });
     asio::steady_timer lifetime(ioc);
     if (opts.exit_after.count() > 0) {
         lifetime.expires_after(opts.exit_after);

@@ -1,0 +1,254 @@
+// One streamed request to the upstream model server over plain HTTP/1.1: connect, send, read
+// the status, then the body piece by piece. Every step has a deadline (each read, and the
+// whole chat), every byte counts against the chat's and the process's limits, and a client
+// that leaves can cancel it at any moment.
+#pragma once
+
+#include "options.hpp"
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace gateway {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+inline constexpr auto use_nothrow = asio::as_tuple(asio::use_awaitable);
+
+/// Why a chat ended without its answer. Each kind is one error code of docs/gateway.md.
+enum class failure {
+    none,
+    unreachable,       // could not connect or send
+    timeout,           // connect or a read took longer than --upstream-timeout
+    deadline,          // the chat took longer than --max-duration
+    truncated,         // the upstream's answer ended before its stream did
+    broken,            // not HTTP, or a body the parser refused
+    bad_answer,        // a 200 that is not a stream of the provider's dialect
+    upstream_status,   // the upstream answered an error status
+    too_large,         // over --max-response-bytes
+    over_budget,       // over --memory-budget (all chats together)
+    client_gone,       // the client left; nobody to answer
+};
+inline constexpr std::size_t failure_kinds = 11;
+
+inline std::string_view code_of(failure f)
+{
+    switch (f) {
+    case failure::none: return "";
+    case failure::unreachable: return "upstream_unavailable";
+    case failure::timeout: return "upstream_timeout";
+    case failure::deadline: return "max_duration";
+    case failure::truncated: return "upstream_truncated";
+    case failure::broken: return "upstream_broken";
+    case failure::bad_answer: return "upstream_bad_answer";
+    case failure::upstream_status: return "upstream_status";
+    case failure::too_large: return "response_too_large";
+    case failure::over_budget: return "memory_budget";
+    case failure::client_gone: return "client_gone";
+    }
+    return "";
+}
+
+inline const char* describe(failure f)
+{
+    switch (f) {
+    case failure::none: return "no failure";
+    case failure::unreachable: return "the upstream could not be reached";
+    case failure::timeout: return "the upstream timed out (--upstream-timeout)";
+    case failure::deadline: return "the chat took longer than --max-duration";
+    case failure::truncated: return "the upstream ended its answer before the end of its stream";
+    case failure::broken: return "the upstream sent a malformed HTTP response";
+    case failure::bad_answer: return "the upstream's answer is not a stream in its dialect";
+    case failure::upstream_status: return "the upstream answered with an error status";
+    case failure::too_large: return "the upstream's answer is over --max-response-bytes";
+    case failure::over_budget: return "the gateway is over --memory-budget; retry later";
+    case failure::client_gone: return "the client disconnected";
+    }
+    return "";
+}
+
+/// HTTP status for a failure before anything was sent to the client.
+inline http::status status_of(failure f)
+{
+    switch (f) {
+    case failure::timeout:
+    case failure::deadline: return http::status::gateway_timeout;
+    case failure::over_budget: return http::status::service_unavailable;
+    default: return http::status::bad_gateway;
+    }
+}
+
+/// Upstream bytes held by all chats, against --memory-budget.
+struct memory_account {
+    std::atomic<std::size_t> held{0};
+    std::atomic<std::uint64_t> total{0};   // ever read, for the metrics
+};
+
+class upstream_call {
+public:
+    upstream_call(const asio::any_io_executor& executor, const options& o, memory_account& account)
+        : options_(o), account_(account), stream_(executor),
+          deadline_(std::chrono::steady_clock::now() + o.max_duration)
+    {
+        parser_.body_limit(boost::none);   // counted against --max-response-bytes instead
+        parser_.header_limit(64 * 1024);
+    }
+    upstream_call(const upstream_call&) = delete;
+    upstream_call& operator=(const upstream_call&) = delete;
+    ~upstream_call() { account_.held.fetch_sub(counted_); }
+
+    /// Connects, sends `body` and reads the response header.
+    asio::awaitable<failure> open(std::string body, std::string_view authorization)
+    {
+        const auto& url = options_.upstream;
+        arm();
+        boost::system::error_code ec;
+        const auto address = asio::ip::make_address(url.host, ec);
+        if (!ec) {
+            const asio::ip::tcp::endpoint endpoint(address, static_cast<unsigned short>(std::stoi(url.port)));
+            std::tie(ec) = co_await stream_.async_connect(endpoint, use_nothrow);
+        } else {
+            asio::ip::tcp::resolver resolver(stream_.get_executor());
+            auto [rec, endpoints] = co_await resolver.async_resolve(url.host, url.port, use_nothrow);
+            if (rec) {
+                cause_ = "resolving " + url.host + ": " + rec.message();
+                co_return failure::unreachable;
+            }
+            std::tie(ec, std::ignore) = co_await stream_.async_connect(endpoints, use_nothrow);
+        }
+        if (ec)
+            co_return fail(ec, failure::unreachable, "connect");
+
+        http::request<http::string_body> req{http::verb::post, url.target, 11};
+        req.set(http::field::host, url.host + ":" + url.port);
+        req.set(http::field::user_agent, "toolstream-gateway");
+        req.set(http::field::content_type, "application/json");
+        req.set(http::field::accept, "text/event-stream, application/x-ndjson, application/json");
+        if (!authorization.empty())
+            req.set(http::field::authorization, authorization);
+        req.body() = std::move(body);
+        req.prepare_payload();
+        arm();
+        std::tie(ec, std::ignore) = co_await http::async_write(stream_, req, use_nothrow);
+        if (ec)
+            co_return fail(ec, failure::unreachable, "send");
+        arm();
+        std::tie(ec, std::ignore) = co_await http::async_read_header(stream_, buffer_, parser_, use_nothrow);
+        co_return ec ? fail(ec, failure::broken, "response header") : failure::none;
+    }
+
+    unsigned status() const { return parser_.get().result_int(); }
+    std::string_view content_type() const { return parser_.get()[http::field::content_type]; }
+    bool done() const { return parser_.is_done(); }
+    /// What went wrong, for the log (empty when nothing did).
+    const std::string& cause() const { return cause_; }
+
+    /// The next piece of the body into `piece` (possibly empty); check done() after each.
+    asio::awaitable<failure> read(std::string_view& piece)
+    {
+        piece = {};
+        if (parser_.is_done())
+            co_return failure::none;
+        if (cancelled_)
+            co_return failure::client_gone;
+        parser_.get().body().data = piece_.data();
+        parser_.get().body().size = piece_.size();
+        arm();
+        auto [ec, n] = co_await http::async_read_some(stream_, buffer_, parser_, use_nothrow);
+        if (ec == http::error::need_buffer)
+            ec = {};
+        piece = std::string_view(piece_.data(), piece_.size() - parser_.get().body().size);
+        if (cancelled_)
+            co_return failure::client_gone;
+        if (ec)
+            co_return fail(ec, failure::broken, "reading the body");
+        co_return count(piece.size());
+    }
+
+    /// The rest of a small reply (an error, or a non-streamed JSON answer), up to `limit` bytes.
+    asio::awaitable<failure> read_all(std::string& text, std::size_t limit)
+    {
+        std::string_view piece;
+        for (int reads = 0; !done() && reads < 1'000'000; ++reads) {
+            if (auto f = co_await read(piece); f != failure::none)
+                co_return f;
+            if (text.size() + piece.size() > limit) {
+                text.append(piece.substr(0, limit - text.size()));
+                cause_ = "a reply over " + std::to_string(limit) + " bytes";
+                co_return failure::too_large;
+            }
+            text.append(piece);
+        }
+        co_return failure::none;
+    }
+
+    /// The client left: end the upstream request now (its read completes at once).
+    void cancel()
+    {
+        cancelled_ = true;
+        close();
+    }
+
+    void close()
+    {
+        boost::system::error_code ignored;
+        stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+        stream_.close();
+    }
+
+private:
+    /// The next step's deadline: --upstream-timeout, but never past --max-duration.
+    void arm() { stream_.expires_at(std::min(deadline_, std::chrono::steady_clock::now() + options_.upstream_timeout)); }
+
+    failure count(std::size_t n)
+    {
+        counted_ += n;
+        account_.total.fetch_add(n, std::memory_order_relaxed);
+        const auto held = account_.held.fetch_add(n) + n;
+        if (counted_ > options_.max_response_bytes) {
+            cause_ = "more than " + std::to_string(options_.max_response_bytes) + " bytes";
+            return failure::too_large;
+        }
+        if (held > options_.memory_budget) {
+            cause_ = "all chats hold more than " + std::to_string(options_.memory_budget) + " bytes";
+            return failure::over_budget;
+        }
+        return failure::none;
+    }
+
+    failure fail(const boost::system::error_code& ec, failure otherwise, std::string_view step)
+    {
+        cause_ = std::string(step) + ": " + ec.message();
+        if (ec == beast::error::timeout)
+            return std::chrono::steady_clock::now() >= deadline_ ? failure::deadline : failure::timeout;
+        if (otherwise != failure::unreachable &&
+            (ec == http::error::partial_message || ec == http::error::end_of_stream || ec == asio::error::eof ||
+             ec == asio::error::connection_reset || ec == asio::error::broken_pipe))
+            return failure::truncated;
+        return otherwise;
+    }
+
+    const options& options_;
+    memory_account& account_;
+    beast::tcp_stream stream_;
+    std::chrono::steady_clock::time_point deadline_;
+    beast::flat_buffer buffer_;
+    http::response_parser<http::buffer_body> parser_;
+    std::array<char, 16 * 1024> piece_{};
+    std::size_t counted_ = 0;
+    bool cancelled_ = false;
+    std::string cause_;
+};
+
+} // namespace gateway

@@ -1,0 +1,139 @@
+// The made-up streams the fake model server (fake_upstream.hpp) sends, built once each.
+#pragma once
+
+#include <boost/json.hpp>
+
+#include <cstddef>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gateway_test {
+
+namespace json = boost::json;
+
+/// One Chat Completions chunk with a content delta (and a finish reason when given).
+inline std::string chat_chunk(std::string_view content, std::string_view finish = {})
+{
+    json::object delta;
+    if (!content.empty())
+        delta["content"] = content;
+    json::object chunk{{"id", "chatcmpl-fake"}, {"object", "chat.completion.chunk"}, {"created", 1700000000},
+                       {"model", "fake-model"}};
+    chunk["choices"] = json::array{json::object{{"index", 0}, {"delta", std::move(delta)},
+                                                {"finish_reason", finish.empty() ? json::value(nullptr) : json::value(finish)}}};
+    return "data: " + json::serialize(chunk) + "\n\n";
+}
+
+/// A Chat Completions stream whose text deltas are `pieces`, then `stop` and [DONE].
+inline std::string chat_stream(const std::vector<std::string_view>& pieces)
+{
+    std::string out;
+    for (auto p : pieces)
+        out += chat_chunk(p);
+    out += chat_chunk({}, "stop");
+    out += "data: [DONE]\n\n";
+    return out;
+}
+
+inline const std::string& ollama_stream()
+{
+    static const std::string s =
+        R"({"model":"qwen3:8b","created_at":"2025-06-09T17:58:50Z","message":{"role":"assistant","content":"","thinking":"Weather, so a call."},"done":false})" "\n"
+        R"({"model":"qwen3:8b","created_at":"2025-06-09T17:58:51Z","message":{"role":"assistant","content":"Checking "},"done":false})" "\n"
+        R"({"model":"qwen3:8b","created_at":"2025-06-09T17:58:51Z","message":{"role":"assistant","content":"Paris."},"done":false})" "\n"
+        R"({"model":"qwen3:8b","created_at":"2025-06-09T17:58:52Z","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"get_weather","arguments":{"city":"Paris","units":"c"}}}]},"done":false})" "\n"
+        R"({"model":"qwen3:8b","created_at":"2025-06-09T17:58:53Z","message":{"role":"assistant","content":""},"done_reason":"stop","done":true,"prompt_eval_count":31,"eval_count":17})" "\n";
+    return s;
+}
+
+/// The text a model without a tool parser writes, split so markers cross delta boundaries.
+inline const std::string& xml_text_stream()
+{
+    static const std::string s = chat_stream({"Let me look. ", "<tool name=\"get_wea", "ther\"><arguments><arg name=\"ci",
+                                              "ty\">Paris</arg></arguments></to", "ol>"});
+    return s;
+}
+
+inline const std::string& hermes_text_stream()
+{
+    static const std::string s = chat_stream({"Let me look. ", "<tool_ca", "ll>\n{\"name\": \"get_weather\", \"argu",
+                                              "ments\": {\"city\": \"Paris\"}}\n</tool_", "call>"});
+    return s;
+}
+
+/// Text with reasoning in it, split inside the markers.
+inline const std::string& think_stream()
+{
+    static const std::string s = chat_stream({"<thi", "nk>hmm</th", "ink>Ans", "wer"});
+    return s;
+}
+
+/// Two deltas and a clean end, but no finish reason and no [DONE].
+inline const std::string& no_finish_stream()
+{
+    static const std::string s = chat_chunk("Half an") + chat_chunk(" answer");
+    return s;
+}
+
+/// The body of the /big stream's file: 1 MiB of numbered lines.
+inline const std::string& big_file()
+{
+    static const std::string s = [] {
+        std::string out;
+        for (int i = 0; out.size() < (1u << 20); ++i)
+            out += "line " + std::to_string(i) + " \"quoted\" \\ end\n";
+        out.resize(1u << 20);
+        return out;
+    }();
+    return s;
+}
+
+inline const std::string& big_stream()
+{
+    static const std::string s = [] {
+        const std::string& file = big_file();
+        std::vector<std::string> parts{"Writing it. <tool name=\"write_file\"><arguments><arg name=\"path\">big.txt</arg>"
+                                       "<arg name=\"content\">__START_CONTENT__\n"};
+        for (std::size_t at = 0; at < file.size(); at += 4096)
+            parts.push_back(file.substr(at, 4096));
+        parts.emplace_back("__END_CONTENT__</arg></arguments></tool>");
+        return chat_stream(std::vector<std::string_view>(parts.begin(), parts.end()));
+    }();
+    return s;
+}
+
+/// A Chat Completions stream of one native call whose arguments are `{"content":"xxx…"}` of
+/// `mib` MiB, in 16 KiB deltas (made once per size).
+inline const std::string& native_args_stream(std::size_t mib)
+{
+    static std::mutex m;
+    static std::map<std::size_t, std::string> made;
+    std::lock_guard lock(m);
+    auto& s = made[mib];
+    if (!s.empty())
+        return s;
+    const auto call_chunk = [](json::object fn, std::string_view finish) {
+        json::object call{{"index", 0}, {"function", std::move(fn)}};
+        json::object delta;
+        if (finish.empty())
+            delta["tool_calls"] = json::array{std::move(call)};
+        json::object chunk{{"id", "chatcmpl-big"}, {"object", "chat.completion.chunk"}, {"created", 1700000000}, {"model", "fake"}};
+        chunk["choices"] = json::array{json::object{{"index", 0}, {"delta", std::move(delta)},
+                                                    {"finish_reason", finish.empty() ? json::value(nullptr) : json::value(finish)}}};
+        return "data: " + json::serialize(chunk) + "\n\n";
+    };
+    json::object first{{"name", "write_file"}, {"arguments", "{\"content\":\""}};
+    s = call_chunk(first, {});
+    s.replace(s.find("\"function\""), 0, R"("id":"call_big","type":"function",)");
+    const std::string piece(16 * 1024, 'x');
+    for (std::size_t at = 0; at < (mib << 20); at += piece.size())
+        s += call_chunk(json::object{{"arguments", piece}}, {});
+    s += call_chunk(json::object{{"arguments", "\"}"}}, {});
+    s += call_chunk({}, "tool_calls") + "data: [DONE]\n\n";
+    return s;
+}
+
+} // namespace gateway_test
