@@ -19,6 +19,8 @@
 #include <toolstream/writers/openai_sse.hpp>
 #include <toolstream/writers/tarko_events.hpp>
 
+#include "replay_serve.hpp"   // programs/viewer: --serve
+
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
@@ -351,6 +353,8 @@ int replay_stream(const arguments& a)
 int main(int argc, char** argv)
 {
     std::ios::sync_with_stdio(false);
+    if (toolstream_viewer::wants_serve(argc, argv))
+        return toolstream_viewer::serve_replay(argc, argv, usage_text);
     const auto a = parse_arguments(argc, argv);
     if (!a) {
         std::cerr << usage_text;
