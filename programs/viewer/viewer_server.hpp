@@ -68,7 +68,7 @@ inline asio::awaitable<void> reply(beast::tcp_stream& client, http::status statu
     http::response<http::string_body> res{status, 11};
     res.set(http::field::content_type, type);
     res.set(http::field::cache_control, "no-store");
-    res.set(http::field::x_content_type_options, "nosniff");
+    res.set("X-Content-Type-Options", "nosniff");
     res.keep_alive(false);
     res.body() = std::move(body);
     res.prepare_payload();
