@@ -48,7 +48,7 @@ struct viewer_feed_options {
 ///
 /// - `response` (response_started), `start`, `delta` (the content of text, reasoning and file
 ///   and shell segments: the decoded file body, never JSON), `args` (a generic `tool_call`'s
-///   argument fragment, and its `partial_json` preview), `end` (status, error, final arguments),
+///   argument fragment, and its `partial_json` preview; such a call has no `delta`), `end` (status, error, final arguments),
 ///   `finish` (choice_finished), `usage`, `error` (provider_failed).
 /// - A UTF-8 character split between two deltas or fragments waits for the next; bytes that are
 ///   not UTF-8 at all become U+FFFD. Every line is valid UTF-8 JSON.
@@ -183,7 +183,8 @@ private:
     void content(const segment_event& e)
     {
         const auto it = find(e.segment_id);
-        if (it == open_.end() || e.delta.empty())
+        // A generic call's content is its argument text, which its `args` lines carry.
+        if (it == open_.end() || e.delta.empty() || it->kind == segment_type::tool_call)
             return;
         it->bytes += e.delta.size();
         whole_.clear();
