@@ -57,10 +57,8 @@ public:
             ++published_;
             remember(line);
             for (const auto& q : clients_) {
-                if (q->resync) {   // its next batch is the snapshot, which has this line
-                    ++q->skipped;
+                if (q->resync)   // its next batch is the snapshot, which has this line
                     continue;
-                }
                 if (q->bytes + line.size() > options_.client_queue_bytes) {
                     q->skipped += q->lines.size() + 1;
                     q->lines.clear();
