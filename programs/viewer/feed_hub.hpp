@@ -134,6 +134,13 @@ public:
         viewer_arrived_.notify_all();
     }
 
+    /// A name for the next stream of a multi-stream feed ("1", "2"...).
+    std::string next_stream()
+    {
+        std::lock_guard lock(mutex_);
+        return std::to_string(++streams_);
+    }
+
     std::size_t published() const
     {
         std::lock_guard lock(mutex_);
@@ -259,6 +266,7 @@ private:
     std::size_t size_ = 0;
     std::size_t published_ = 0;
     std::size_t viewers_seen_ = 0;
+    std::size_t streams_ = 0;
     bool closed_ = false;
 };
 
