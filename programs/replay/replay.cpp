@@ -4,6 +4,7 @@
 // 1 an input or output failure, 2 bad usage.
 #include "arguments.hpp"
 #include "output.hpp"
+#include "replay_serve.hpp"   // programs/viewer: --serve
 
 #include <toolstream/handler.hpp>
 #include <toolstream/runtime_pipeline.hpp>
@@ -245,6 +246,8 @@ int main(int argc, char** argv)
     // A reader that closes the pipe early is a write error (exit 1 with a message), not a silent
     // death by SIGPIPE.
     std::signal(SIGPIPE, SIG_IGN);
+    if (toolstream_viewer::wants_serve(argc, argv))
+        return toolstream_viewer::serve_replay(argc, argv, replay::usage_text());
     const auto c = replay::parse_arguments(argc, argv);
     if (!c.error.empty()) {
         std::cerr << "toolstream-replay: " << c.error << "\n" << replay::usage_text()
