@@ -7,6 +7,7 @@
 #include <toolstream/policies/formats/deepseek_v3.hpp>
 #include <toolstream/policies/formats/deepseek_v31.hpp>
 #include <toolstream/policies/formats/deepseek_v32.hpp>
+#include <toolstream/policies/formats/ernie45.hpp>
 #include <toolstream/policies/formats/glm45.hpp>
 #include <toolstream/policies/formats/hermes.hpp>
 #include <toolstream/policies/formats/internlm.hpp>
@@ -48,7 +49,7 @@ using registered_providers = type_list<openai_chat, openai_responses, anthropic,
 using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
                                       hermes, qwen3_coder, glm45, minimax_m2, deepseek_v31, deepseek_v3, kimi_k2,
                                       mistral_calls, llama3_json, openai, structured,
-                                      seed_oss, deepseek_v32, longcat, internlm>;
+                                      seed_oss, deepseek_v32, longcat, ernie45, internlm>;
 
 /// Other names a policy answers to: {alias, name}.
 inline constexpr std::array<std::pair<std::string_view, std::string_view>, 1> policy_aliases{{
