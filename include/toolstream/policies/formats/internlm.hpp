@@ -15,7 +15,8 @@ namespace toolstream {
 /// - The arguments stream as raw JSON fragments; `write_file` streams its decoded body live.
 /// - A call whose object is complete when the stream ends is `complete` without `<|action_end|>`.
 /// - `<|action_start|><|plugin|>` not followed by `{` (after blanks) is text; so is any other
-///   action (`<|action_start|><|interpreter|>`: code, not a tool call).
+///   action (`<|action_start|><|interpreter|>`: code, not a tool call), which vLLM's streaming
+///   drops instead.
 /// - vLLM reads one call per response and drops what follows it; this reads every call and
 ///   keeps the text between them.
 struct internlm_format {
