@@ -6,14 +6,21 @@
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/policies/formats/deepseek_v3.hpp>
 #include <toolstream/policies/formats/deepseek_v31.hpp>
+#include <toolstream/policies/formats/deepseek_v32.hpp>
+#include <toolstream/policies/formats/ernie45.hpp>
 #include <toolstream/policies/formats/glm45.hpp>
 #include <toolstream/policies/formats/hermes.hpp>
+#include <toolstream/policies/formats/internlm.hpp>
 #include <toolstream/policies/formats/kimi_k2.hpp>
 #include <toolstream/policies/formats/llama3_json.hpp>
+#include <toolstream/policies/formats/longcat.hpp>
 #include <toolstream/policies/formats/mistral.hpp>
 #include <toolstream/policies/formats/openai.hpp>
 #include <toolstream/policies/formats/minimax_m2.hpp>
 #include <toolstream/policies/formats/qwen3_coder.hpp>
+#include <toolstream/policies/formats/qwen3_xml.hpp>
+#include <toolstream/policies/formats/seed_oss.hpp>
+#include <toolstream/policies/formats/step3.hpp>
 #include <toolstream/policies/json_calls.hpp>
 #include <toolstream/policies/sentinel.hpp>
 #include <toolstream/policies/structured.hpp>
@@ -43,7 +50,8 @@ using registered_providers = type_list<openai_chat, openai_responses, anthropic,
 /// Parser policies, each with a static `name`. The first is the default.
 using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
                                       hermes, qwen3_coder, glm45, minimax_m2, deepseek_v31, deepseek_v3, kimi_k2,
-                                      mistral_calls, llama3_json, openai, structured>;
+                                      mistral_calls, llama3_json, openai, structured,
+                                      seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml>;
 
 /// Other names a policy answers to: {alias, name}.
 inline constexpr std::array<std::pair<std::string_view, std::string_view>, 1> policy_aliases{{

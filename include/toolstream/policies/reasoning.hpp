@@ -70,6 +70,10 @@ struct kimi_k2_reasoning {
     static constexpr reasoning_syntax syntax{
         "kimi_k2", "<think>", "</think>", true, {}, "<|tool_calls_section_begin|>", false, {}};
 };
+/// Seed-OSS: `<seed:think>…</seed:think>`, opened by the model.
+struct seed_oss_reasoning {
+    static constexpr reasoning_syntax syntax{"seed_oss", "<seed:think>", "</seed:think>", false, "<seed:tool_call>", {}, false};
+};
 /// gpt-oss harmony: the analysis channel; `<|end|>` is often stripped, then the next message
 /// (`<|start|>`) ends it.
 struct openai_gptoss_reasoning {
@@ -78,9 +82,9 @@ struct openai_gptoss_reasoning {
 };
 
 /// The reasoning parsers by name (the CLI's --reasoning-parser).
-inline constexpr std::array<reasoning_syntax, 5> reasoning_parsers{
+inline constexpr std::array<reasoning_syntax, 6> reasoning_parsers{
     deepseek_r1_reasoning::syntax, qwen3_reasoning::syntax, minimax_m2_reasoning::syntax,
-    kimi_k2_reasoning::syntax, openai_gptoss_reasoning::syntax};
+    kimi_k2_reasoning::syntax, openai_gptoss_reasoning::syntax, seed_oss_reasoning::syntax};
 
 /// The reasoning parser called `name`, or nullptr.
 constexpr const reasoning_syntax* find_reasoning_parser(std::string_view name) noexcept

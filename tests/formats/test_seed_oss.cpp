@@ -1,0 +1,123 @@
+// seed_oss: <seed:think>…</seed:think> and <seed:tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>
+// \n</function>\n</seed:tool_call>, as vLLM's seed_oss tool and reasoning parsers document them (the
+// qwen3_coder grammar in Seed wrappers). Every input runs at every split position, in 1-byte and
+// random chunks, with byte conservation and the argument contract.
+#include <toolstream/handler.hpp>
+#include <toolstream/policies/formats/seed_oss.hpp>
+#include <toolstream/policies/reasoning.hpp>
+#include <toolstream/registry.hpp>
+
+#include "catch_compat.hpp"
+#include "formats/format_checks.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+using namespace toolstream;
+using test::calls;
+using test::segments;
+
+namespace {
+
+template<class... Args>
+test::policy_run run(std::string_view input, const Args&... args)
+{
+    return test::run_checked<seed_oss>(input, args...);
+}
+
+text_format_options with_schemas(std::size_t max_held = 4096)
+{
+    text_format_options o;
+    o.max_held = max_held;
+    o.schemas = std::make_shared<const tool_schemas>(boost::json::parse(R"([{"type":"function","function":{
+      "name":"get_weather","parameters":{"type":"object","properties":{"location":{"type":"string"},
+      "days":{"type":"integer"},"celsius":{"type":"boolean"}}}}}])").as_array());
+    return o;
+}
+
+} // namespace
+
+static_assert(text_format_traits<seed_oss_format>);
+static_assert(parser_policy<seed_oss>);
+static_assert(detail::index_of(policy_names, "seed_oss") < policy_names.size());
+
+TEST_CASE("seed_oss: reasoning, prose and two calls", "[formats][seed_oss]")
+{
+    constexpr std::string_view input =
+        "<seed:think>The user wants weather; <seed:tool_call> here is thought.</seed:think>Let me check.\n"
+        "<seed:tool_call>\n<function=get_weather>\n<parameter=location>\nBeijing\n</parameter>\n<parameter=days>\n3\n"
+        "</parameter>\n</function>\n</seed:tool_call>\n<seed:tool_call>\n<function=get_weather>\n<parameter=location>\n"
+        "\xe4\xb8\x8a\xe6\xb5\xb7\n</parameter>\n<parameter=celsius>\ntrue\n</parameter>\n</function>\n</seed:tool_call>Done.";
+    const auto r = run(input);
+    CHECK(test::content_of_type(r.events, segment_type::reasoning) == "The user wants weather; <seed:tool_call> here is thought.");
+    CHECK(test::content_of_type(r.events, segment_type::text) == "Let me check.\n\nDone.");
+    CHECK(calls(r) == "seg_3 get_weather {\"location\":\"Beijing\",\"days\":\"3\"}\n"
+                      "seg_5 get_weather {\"location\":\"\xe4\xb8\x8a\xe6\xb5\xb7\",\"celsius\":\"true\"}\n");
+    // vLLM converts each value by the tool's schema.
+    CHECK(calls(run(input, with_schemas())) == "seg_3 get_weather {\"location\":\"Beijing\",\"days\":3}\n"
+                                               "seg_5 get_weather {\"location\":\"\xe4\xb8\x8a\xe6\xb5\xb7\",\"celsius\":true}\n");
+    // Qwen's own wrapper is text here.
+    const std::string_view qwen = "<tool_call>\n<function=f>\n</function>\n</tool_call>";
+    CHECK(segments(run(qwen)) == "text " + boost::json::serialize(boost::json::string(qwen)) + "\n");
+}
+
+TEST_CASE("seed_oss: a region open from the start ends at a call", "[formats][seed_oss][reasoning]")
+{
+    text_format_options open;
+    open.reasoning_open_at_start = true;
+    const auto r = run("thinking</seed:think>ok", open);
+    CHECK(segments(r) == "reasoning \"thinking\"\ntext \"ok\"\n");
+    const auto at_call = run("thinking\n<seed:tool_call>\n<function=f>\n</function>\n</seed:tool_call>", open);
+    CHECK(test::content_of_type(at_call.events, segment_type::reasoning) == "thinking\n");
+    CHECK(calls(at_call) == "seg_2 f {}\n");
+    // The reasoning parser of the same name, for other formats.
+    const auto* syntax = find_reasoning_parser("seed_oss");
+    REQUIRE(syntax != nullptr);
+    CHECK(syntax->open == "<seed:think>");
+    CHECK(syntax->close == "</seed:think>");
+}
+
+TEST_CASE("seed_oss: write_file streams its body live; a literal </parameter> stays in it", "[formats][seed_oss]")
+{
+    const auto r = run("<seed:tool_call>\n<function=write_file>\n<parameter=path>\nsrc/a.py\n</parameter>\n<parameter=content>\n"
+                       "s = '</parameter> and </seed:tool_call>'\n</parameter>\n</function>\n</seed:tool_call>");
+    CHECK(segments(r) == "write_file {\"tool_name\":\"write_file\",\"path\":\"src/a.py\"} "
+                         "\"s = '</parameter> and </seed:tool_call>'\"\n");
+    handler<seed_oss> h;
+    REQUIRE(!h.feed("<seed:tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n</parameter>\n<parameter=content>\nfirst, "));
+    CHECK(test::content_of_type(h.events(), segment_type::write_file) == "first, ");
+    REQUIRE(!h.feed("second\n</parameter>\n</function>\n</seed:tool_call>"));
+    REQUIRE(h.invocations().size() == 1);
+    CHECK(h.invocations()[0].arguments == boost::json::parse(R"({"path":"a.txt","content":"first, second"})"));
+}
+
+TEST_CASE("seed_oss: end of stream, not a call", "[formats][seed_oss][finalize]")
+{
+    // </seed:tool_call> taken by the stop sequence: complete.
+    CHECK(calls(run("<seed:tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n")) == "seg_1 f {\"a\":\"1\"}\n");
+    // Cut before </function> or inside a value: incomplete.
+    CHECK(calls(run("<seed:tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n")) == "seg_1 f {} incomplete\n");
+    CHECK(segments(run("<seed:tool_call>\n<function=f>\n<parameter=a>\nx </para"))
+          == "tool_call {\"tool_name\":\"f\"} \"\\n<parameter=a>\\nx </para\" incomplete\n");
+    for (std::string_view input : {"<seed:tool_call> is a tag", "<seed:tool_call>\n<func=f>", "</seed:think> alone"}) {
+        INFO(input);
+        CHECK(segments(run(input)) == "text " + boost::json::serialize(boost::json::string(input)) + "\n");
+    }
+}
+
+TEST_CASE("seed_oss: generated inputs at every chunking", "[formats][seed_oss][generated]")
+{
+    constexpr std::string_view pieces[] = {
+        "<seed:tool_call>\n<function=get_weather>\n<parameter=days>\n4\n</parameter>\n</function>\n</seed:tool_call>",
+        "<seed:tool_call>\n<function=write_file>\n<parameter=content>\n\xc3\xa9</parameter>x\n</parameter>\n<parameter=path>\n"
+        "p\n</parameter>\n</function>\n</seed:tool_call>",
+        "<seed:think>r</seed:think>", "<seed:tool_call>", "</parameter>", "<parameter=", "</seed:think>", "\n",
+    };
+    for (const auto& input : test::mixed_inputs(pieces, 40)) {
+        run(input);
+        run(input, with_schemas(40));
+    }
+}

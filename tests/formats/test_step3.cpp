@@ -1,0 +1,115 @@
+// step3: <｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="NAME">
+// <steptml:parameter name="K">V</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>,
+// as vLLM's step3 tool parser documents it, with and without schemas. Every input runs at every
+// split position, in 1-byte and random chunks, with byte conservation and the argument contract.
+#include <toolstream/handler.hpp>
+#include <toolstream/policies/formats/step3.hpp>
+#include <toolstream/registry.hpp>
+
+#include "catch_compat.hpp"
+#include "formats/format_checks.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+using namespace toolstream;
+using test::calls;
+using test::segments;
+
+namespace {
+
+template<class... Args>
+test::policy_run run(std::string_view input, const Args&... args)
+{
+    return test::run_checked<step3>(input, args...);
+}
+
+text_format_options with_schemas(std::size_t max_held = 4096)
+{
+    text_format_options o;
+    o.max_held = max_held;
+    o.schemas = std::make_shared<const tool_schemas>(boost::json::parse(R"([{"type":"function","function":{
+      "name":"get_weather","parameters":{"type":"object","properties":{"location":{"type":"string"},
+      "days":{"type":"integer"},"celsius":{"type":"boolean"}}}}}])").as_array());
+    return o;
+}
+
+// One call of `name` with its parameters' XML.
+std::string call(std::string_view name, std::string_view parameters, bool closed = true)
+{
+    return "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"" + std::string(name) + "\">"
+        + std::string(parameters) + (closed ? "</steptml:invoke><｜tool_call_end｜>" : "");
+}
+
+} // namespace
+
+static_assert(text_format_traits<step3_format>);
+static_assert(parser_policy<step3>);
+static_assert(detail::index_of(policy_names, "step3") < policy_names.size());
+
+TEST_CASE("step3: a section of two calls, prose kept", "[formats][step3]")
+{
+    const std::string input = "Checking.\n<｜tool_calls_begin｜>\n"
+        + call("get_weather", "<steptml:parameter name=\"location\">Shanghai</steptml:parameter>"
+                              "<steptml:parameter name=\"days\">3</steptml:parameter>")
+        + "\n" + call("get_weather", "\n<steptml:parameter name=\"celsius\">\ntrue\n</steptml:parameter>\n")
+        + "\n<｜tool_calls_end｜>Done.";
+    const auto r = run(input);
+    CHECK(calls(r) == "seg_2 get_weather {\"location\":\"Shanghai\",\"days\":\"3\"}\nseg_3 get_weather {\"celsius\":\"true\"}\n");
+    CHECK(test::content_of_type(r.events, segment_type::text) == "Checking.\nDone.");
+    // vLLM casts each value by the tool's schema.
+    CHECK(calls(run(input, with_schemas())) == "seg_2 get_weather {\"location\":\"Shanghai\",\"days\":3}\n"
+                                               "seg_3 get_weather {\"celsius\":true}\n");
+    // A call without parameters.
+    CHECK(calls(run("<｜tool_calls_begin｜>" + call("now", "") + "<｜tool_calls_end｜>")) == "seg_1 now {}\n");
+}
+
+TEST_CASE("step3: write_file streams its body live; a literal close stays in it", "[formats][step3]")
+{
+    const auto r = run("<｜tool_calls_begin｜>" + call("write_file", "<steptml:parameter name=\"path\">a.xml</steptml:parameter>"
+                       "<steptml:parameter name=\"content\"><a></steptml:parameter></a>\n</steptml:parameter>")
+                       + "<｜tool_calls_end｜>");
+    CHECK(segments(r) == "write_file {\"tool_name\":\"write_file\",\"path\":\"a.xml\"} \"<a></steptml:parameter></a>\"\n");
+    handler<step3> h;
+    REQUIRE(!h.feed("<｜tool_calls_begin｜>" + call("write_file", "<steptml:parameter name=\"path\">a.txt</steptml:parameter>"
+                    "<steptml:parameter name=\"content\">first, ", false)));
+    CHECK(test::content_of_type(h.events(), segment_type::write_file) == "first, ");
+    REQUIRE(!h.feed("second</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>"));
+    REQUIRE(h.invocations().size() == 1);
+    CHECK(h.invocations()[0].arguments == boost::json::parse(R"({"path":"a.txt","content":"first, second"})"));
+}
+
+TEST_CASE("step3: end of stream, not a call", "[formats][step3][finalize]")
+{
+    // The closing tokens stripped after </steptml:invoke>: complete.
+    CHECK(calls(run("<｜tool_calls_begin｜>" + call("f", "<steptml:parameter name=\"a\">1</steptml:parameter>", false)
+                    + "</steptml:invoke>")) == "seg_1 f {\"a\":\"1\"}\n");
+    // Cut before it, or inside a value: incomplete.
+    CHECK(calls(run("<｜tool_calls_begin｜>" + call("f", "<steptml:parameter name=\"a\">1</steptml:parameter>", false)))
+          == "seg_1 f {} incomplete\n");
+    CHECK(calls(run("<｜tool_calls_begin｜>" + call("f", "<steptml:parameter name=\"a\">1</steptml:para", false)))
+          == "seg_1 f {} incomplete\n");
+    // Another call type, or no invoke: text.
+    for (std::string_view input : {"<｜tool_calls_begin｜><｜tool_call_begin｜>code<｜tool_sep｜><steptml:invoke name=\"f\">x",
+                                   "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>f\">",
+                                   "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"f\">"}) {
+        INFO(input);
+        CHECK(run(input).invocations.empty());
+    }
+}
+
+TEST_CASE("step3: generated inputs at every chunking", "[formats][step3][generated]")
+{
+    const std::string first = "<｜tool_calls_begin｜>" + call("get_weather", "<steptml:parameter name=\"days\">4</steptml:parameter>")
+        + "<｜tool_calls_end｜>";
+    const std::string second = "<｜tool_calls_begin｜>" + call("write_file", "<steptml:parameter name=\"content\">é</steptml:parameter>x"
+        "</steptml:parameter><steptml:parameter name=\"path\">p</steptml:parameter>");
+    const std::string_view pieces[] = {first, second, "<｜tool_calls_begin｜>", "</steptml:parameter>", "<｜tool_call_end｜>", "\n"};
+    for (const auto& input : test::mixed_inputs(pieces, 40)) {
+        run(input);
+        run(input, with_schemas(80));
+    }
+}
