@@ -72,7 +72,8 @@ struct kimi_k2_reasoning {
 };
 /// Seed-OSS: `<seed:think>…</seed:think>`, opened by the model.
 struct seed_oss_reasoning {
-    static constexpr reasoning_syntax syntax{"seed_oss", "<seed:think>", "</seed:think>", false, "<seed:tool_call>", {}, false};
+    static constexpr reasoning_syntax syntax{
+        "seed_oss", "<seed:think>", "</seed:think>", false, "<seed:tool_call>", {}, false, {}};
 };
 /// gpt-oss harmony: the analysis channel; `<|end|>` is often stripped, then the next message
 /// (`<|start|>`) ends it.
