@@ -147,7 +147,8 @@ inline std::string help_text()
            "  --tool-events            with --emit openai-sse: the progress and result a host would add\n"
            "  --extensions ENCODING    with --tool-events: chunk (default) or comment\n"
            "  --help, --version        print this help or the version, and exit\n"
-           "\nExit status: 0 the stream was processed; 1 an input or output failure; 2 bad usage.\n"
+           "\nExit status: 0 the stream was processed; 1 an input or output failure, or a stream that is not\n"
+           "the provider's or is empty; 2 bad usage.\n"
            "Details: docs/replay.md.\n";
 }
 

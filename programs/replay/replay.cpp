@@ -1,7 +1,7 @@
 // toolstream-replay: replays a recorded provider stream (or plain model text) through toolstream.
 // Flags, output formats and exit codes: docs/replay.md (and --help); the command line is
 // arguments.hpp. Exit: 0 once the stream was processed (a provider error goes in "error"),
-// 1 an input or output failure, 2 bad usage.
+// 1 an input or output failure or a stream that is not the provider's or is empty, 2 bad usage.
 #include "arguments.hpp"
 #include "output.hpp"
 #include "replay_serve.hpp"   // programs/viewer: --serve
