@@ -4,6 +4,7 @@
 // split position, in 1-byte and random chunks, with byte conservation and the argument contract.
 #include <toolstream/handler.hpp>
 #include <toolstream/policies/formats/step3.hpp>
+#include <toolstream/policies/reasoning.hpp>
 #include <toolstream/registry.hpp>
 
 #include "catch_compat.hpp"
@@ -99,6 +100,18 @@ TEST_CASE("step3: end of stream, not a call", "[formats][step3][finalize]")
         INFO(input);
         CHECK(run(input).invocations.empty());
     }
+}
+
+TEST_CASE("step3 + step3 reasoning: all before </think> is reasoning, a call section included", "[formats][step3][reasoning]")
+{
+    using reasoned = reasoning_policy<step3, step3_reasoning>;
+    const std::string section = "<｜tool_calls_begin｜>" + call("f", "<steptml:parameter name=\"a\">1</steptml:parameter>")
+        + "<｜tool_calls_end｜>";
+    const auto r = test::run_checked<reasoned>("Plan: " + section + "</think>Now." + section);
+    CHECK(test::content_of_type(r.events, segment_type::reasoning) == "Plan: " + section);
+    CHECK(test::content_of_type(r.events, segment_type::text) == "Now.");
+    CHECK(calls(r) == "seg_3 f {\"a\":\"1\"}\n");
+    REQUIRE(find_reasoning_parser("step3") != nullptr);
 }
 
 TEST_CASE("step3: generated inputs at every chunking", "[formats][step3][generated]")

@@ -75,6 +75,11 @@ struct seed_oss_reasoning {
     static constexpr reasoning_syntax syntax{
         "seed_oss", "<seed:think>", "</seed:think>", false, "<seed:tool_call>", {}, false, {}};
 };
+/// Step-3: the template opens `<think>`; everything before `</think>` is reasoning, a tool-call
+/// section included (vLLM's step3 reasoning parser).
+struct step3_reasoning {
+    static constexpr reasoning_syntax syntax{"step3", "<think>", "</think>", true, {}, {}, false};
+};
 /// gpt-oss harmony: the analysis channel; `<|end|>` is often stripped, then the next message
 /// (`<|start|>`) ends it.
 struct openai_gptoss_reasoning {
@@ -83,9 +88,10 @@ struct openai_gptoss_reasoning {
 };
 
 /// The reasoning parsers by name (the CLI's --reasoning-parser).
-inline constexpr std::array<reasoning_syntax, 6> reasoning_parsers{
+inline constexpr std::array<reasoning_syntax, 7> reasoning_parsers{
     deepseek_r1_reasoning::syntax, qwen3_reasoning::syntax, minimax_m2_reasoning::syntax,
-    kimi_k2_reasoning::syntax, openai_gptoss_reasoning::syntax, seed_oss_reasoning::syntax};
+    kimi_k2_reasoning::syntax, openai_gptoss_reasoning::syntax, seed_oss_reasoning::syntax,
+    step3_reasoning::syntax};
 
 /// The reasoning parser called `name`, or nullptr.
 constexpr const reasoning_syntax* find_reasoning_parser(std::string_view name) noexcept
