@@ -78,7 +78,7 @@ struct seed_oss_reasoning {
 /// Step-3: the template opens `<think>`; everything before `</think>` is reasoning, a tool-call
 /// section included (vLLM's step3 reasoning parser).
 struct step3_reasoning {
-    static constexpr reasoning_syntax syntax{"step3", "<think>", "</think>", true, {}, {}, false};
+    static constexpr reasoning_syntax syntax{"step3", "<think>", "</think>", true, {}, {}, false, {}};
 };
 /// gpt-oss harmony: the analysis channel; `<|end|>` is often stripped, then the next message
 /// (`<|start|>`) ends it.
