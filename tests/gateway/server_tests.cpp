@@ -18,6 +18,21 @@ using namespace gateway_test;
 
 namespace {
 
+// The sanitizers' runtime needs descriptors of its own (UBSan's vptr check opens a pipe to probe
+// memory), so under ASan+UBSan a gateway out of descriptors reports a false "invalid vptr" and
+// aborts. The exhaustion case runs in the unsanitized builds (CI's Clang 16 suite).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool sanitized_build = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool sanitized_build = true;
+#else
+constexpr bool sanitized_build = false;
+#endif
+#else
+constexpr bool sanitized_build = false;
+#endif
+
 struct run_result {
     int status = -1;
     std::string out, err;
@@ -95,7 +110,9 @@ TEST_CASE("gateway: --max-connections, and a 503 rather than a hang when descrip
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
         CHECK(get(gw.port(), "/v1/models").status == 200);
     }
-    {
+    if (sanitized_build) {
+        WARN("descriptor exhaustion is checked in unsanitized builds only (the sanitizers need descriptors)");
+    } else {
         // 64 descriptors, far fewer than --max-connections: the kernel's limit is reached first.
         gateway_process gw(gateway_binary, {"--upstream", up.url("/slow/10"), "--provider", "openai_chat"},
                            launch_settings{{}, {}, 64, 60});
