@@ -1,0 +1,433 @@
+// toolstream-gateway --viewer (issue 24): every chat's events in the viewer feed, tagged with its
+// stream, while the client gets its own copy; off by default, loopback only unless
+// --viewer-remote, behind the gateway's key when one is set.
+#include "catch_compat.hpp"
+
+#include "gateway/helpers.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace gateway_test;
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+/// What a page read from GET /feed: the status, each NDJSON line parsed (pings left out), and
+/// when the first `delta` line arrived.
+struct feed_read {
+    std::string error;
+    unsigned status = 0;
+    std::string body;   // the whole body (a refusal's text)
+    std::vector<json::object> lines;
+    clock_type::time_point first_delta{};
+};
+
+/// Reads `target` of the viewer on `port` (with `authorization` when not empty) until `done`
+/// holds for the lines so far, the connection ends, or `timeout`. `subscribed` is called once,
+/// when the feed's first line (its `reset`) arrived: the page is then on the hub.
+asio::awaitable<feed_read> read_feed(unsigned short port, std::string target, std::string authorization,
+                                     std::function<bool(const std::vector<json::object>&)> done,
+                                     std::function<void()> subscribed, std::chrono::milliseconds timeout)
+{
+    feed_read r;
+    beast::tcp_stream stream(co_await asio::this_coro::executor);
+    stream.expires_after(timeout);   // one deadline for the whole read
+    if (auto [ec] = co_await stream.async_connect({asio::ip::make_address("127.0.0.1"), port}, nothrow); ec) {
+        r.error = "connect: " + ec.message();
+        co_return r;
+    }
+    std::string request = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+    if (!authorization.empty())
+        request += "Authorization: " + authorization + "\r\n";
+    request += "\r\n";
+    if (auto [ec, n] = co_await asio::async_write(stream, asio::buffer(request), nothrow); ec) {
+        r.error = "write: " + ec.message();
+        co_return r;
+    }
+    std::string raw;
+    std::size_t body_at = std::string::npos, parsed_to = 0;
+    char buffer[16 * 1024];
+    for (int reads = 0; reads < 100'000; ++reads) {
+        auto [ec, n] = co_await stream.async_read_some(asio::buffer(buffer), nothrow);
+        raw.append(buffer, n);
+        if (body_at == std::string::npos && (body_at = raw.find("\r\n\r\n")) != std::string::npos) {
+            body_at += 4;
+            parsed_to = body_at;
+            if (raw.starts_with("HTTP/1.1 ") && raw.size() > 12)
+                r.status = static_cast<unsigned>(std::stoi(raw.substr(9, 3)));
+        }
+        if (body_at != std::string::npos) {
+            for (auto nl = raw.find('\n', parsed_to); nl != std::string::npos; nl = raw.find('\n', parsed_to)) {
+                const std::string line = raw.substr(parsed_to, nl - parsed_to);
+                parsed_to = nl + 1;
+                if (r.status != 200 || line.empty())
+                    continue;   // a refusal's text; a ping
+                const auto v = parse(line);
+                if (!v.is_object()) {
+                    r.error = "not a JSON object: " + line;
+                    co_return r;
+                }
+                if (v.at("type") == "delta" && r.first_delta == clock_type::time_point{})
+                    r.first_delta = clock_type::now();
+                r.lines.push_back(v.get_object());
+                if (r.lines.size() == 1 && subscribed)
+                    subscribed();
+            }
+            if (r.status == 200 && done(r.lines))
+                break;
+        }
+        if (ec) {
+            if (ec != asio::error::eof)
+                r.error = "read: " + ec.message();
+            break;
+        }
+    }
+    if (body_at != std::string::npos)
+        r.body = raw.substr(body_at);
+    boost::system::error_code ignored;
+    stream.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    co_return r;
+}
+
+std::string slurp(const std::string& path)
+{
+    std::ifstream in(path);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// The viewer's port from the access log's `{"event":"viewer","url":"http://127.0.0.1:PORT/"}`
+/// (written before the gateway prints `listening on`); 0 when it is not there.
+unsigned short viewer_port_of(const std::string& log_path)
+{
+    std::istringstream log(slurp(log_path));
+    for (std::string line; std::getline(log, line);) {
+        const auto v = parse(line);
+        if (!v.is_object() || v.get_object().if_contains("event") == nullptr || v.at("event") != "viewer")
+            continue;
+        const std::string url(v.at("url").as_string());
+        const std::string prefix = "http://127.0.0.1:";
+        if (url.starts_with(prefix))
+            return static_cast<unsigned short>(std::stoi(url.substr(prefix.size())));
+    }
+    return 0;
+}
+
+/// The TCP ports process `pid` listens on (Linux: its socket inodes in /proc/net/tcp{,6}).
+std::set<unsigned short> listening_ports(pid_t pid)
+{
+    std::set<std::string> inodes;
+    for (const auto& fd : std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd")) {
+        std::error_code ec;
+        const auto target = std::filesystem::read_symlink(fd.path(), ec).string();
+        if (!ec && target.starts_with("socket:["))
+            inodes.insert(target.substr(8, target.size() - 9));
+    }
+    std::set<unsigned short> ports;
+    for (const char* table : {"/proc/net/tcp", "/proc/net/tcp6"}) {
+        std::istringstream in(slurp(table));
+        std::string line;
+        std::getline(in, line);   // the header
+        while (std::getline(in, line)) {
+            std::istringstream fields(line);
+            std::string slot, local, remote, state, queues, timer, retransmits, uid, timeout, inode;
+            fields >> slot >> local >> remote >> state >> queues >> timer >> retransmits >> uid >> timeout >> inode;
+            if (state == "0A" && inodes.contains(inode))   // LISTEN
+                ports.insert(static_cast<unsigned short>(std::stoul(local.substr(local.rfind(':') + 1), nullptr, 16)));
+        }
+    }
+    return ports;
+}
+
+/// The ports the gateway `pid` opened to listen: those it inherited from this test (the fake
+/// upstream's) are not its own.
+std::set<unsigned short> own_listening_ports(pid_t pid)
+{
+    auto ports = listening_ports(pid);
+    for (const auto p : listening_ports(getpid()))
+        ports.erase(p);
+    return ports;
+}
+
+struct run_result {
+    int status = -1;
+    std::string out, err;
+};
+
+/// The gateway with `args` to completion (--exit-after bounds it when it starts).
+run_result run_gateway(const std::string& args)
+{
+    const std::string out = "gateway_viewer_cli_out.txt", err = "gateway_viewer_cli_err.txt";
+    const int status = std::system((gateway_binary + " " + args + " >" + out + " 2>" + err).c_str());
+    run_result r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    std::remove(out.c_str());
+    std::remove(err.c_str());
+    return r;
+}
+
+/// Whether `v` is the string `s` (Boost 1.81 compares a json::value with no string_view).
+bool is(const json::value& v, std::string_view s)
+{
+    return v.is_string() && v.get_string() == s;
+}
+
+/// The lines of one stream.
+std::vector<json::object> lines_of(const std::vector<json::object>& lines, std::string_view stream)
+{
+    std::vector<json::object> out;
+    for (const auto& l : lines)
+        if (const auto* s = l.if_contains("stream"); s != nullptr && is(*s, stream))
+            out.push_back(l);
+    return out;
+}
+
+/// What the `delta` lines of segments of `kind` carried, joined.
+std::string text_of(const std::vector<json::object>& lines, std::string_view kind)
+{
+    std::string out;
+    for (const auto& l : lines)
+        if (is(l.at("type"), "delta") && is(l.at("kind"), kind))
+            out += l.at("text").as_string();
+    return out;
+}
+
+const json::object* find_line(const std::vector<json::object>& lines, std::string_view type, std::string_view kind = {})
+{
+    for (const auto& l : lines)
+        if (is(l.at("type"), type) && (kind.empty() || (l.contains("kind") && is(l.at("kind"), kind))))
+            return &l;
+    return nullptr;
+}
+
+/// Whether every stream in `streams` has its `finish` line.
+bool finished(const std::vector<json::object>& lines, std::vector<std::string> streams)
+{
+    for (const auto& s : streams)
+        if (find_line(lines_of(lines, s), "finish") == nullptr)
+            return false;
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("gateway --viewer: a chat's events in the feed, tagged with its stream, beside the client's copy", "[gateway][viewer]")
+{
+    fake_upstream up;
+    const std::string log_path = "gateway_viewer_log_test.jsonl";
+    gateway_process gw(gateway_binary, {"--upstream", up.url("/ollama"), "--provider", "ollama", "--viewer", "127.0.0.1:0"},
+                       launch_settings{{}, log_path, 0, 60});
+    const auto viewer = viewer_port_of(log_path);
+    REQUIRE(viewer != 0);
+    CHECK(own_listening_ports(gw.pid()) == std::set<unsigned short>{gw.port(), viewer});
+
+    const auto page = get(viewer, "/");
+    CHECK(page.status == 200);
+    CHECK(page.content_type.starts_with("text/html"));
+    CHECK(page.body.find("<html") != std::string::npos);
+
+    asio::io_context ioc;
+    feed_read feed;
+    http_answer chat;
+    chat.error = "not run";
+    const auto start_chat = [&] {   // once the page is on the feed: it sees the chat from its start
+        asio::co_spawn(ioc, exchange(gw.port(), http::verb::post, "/v1/chat/completions", chat_body("qwen3:8b", true)),
+                       [&](std::exception_ptr e, http_answer a) {
+                           if (!e)
+                               chat = std::move(a);
+                       });
+    };
+    asio::co_spawn(ioc, read_feed(viewer, "/feed", {}, [](const auto& lines) { return finished(lines, {"1"}); }, start_chat,
+                                  std::chrono::seconds(20)),
+                   [&](std::exception_ptr e, feed_read f) {
+                       if (!e)
+                           feed = std::move(f);
+                   });
+    ioc.run_for(std::chrono::seconds(30));
+
+    INFO(feed.error << " " << chat.error);
+    REQUIRE(feed.status == 200);
+    REQUIRE(chat.status == 200);
+    REQUIRE(!feed.lines.empty());
+    CHECK(feed.lines.front() == json::object{{"type", "reset"}});
+    const auto mine = lines_of(feed.lines, "1");
+    CHECK(mine.size() + 1 == feed.lines.size());   // everything but the reset is the chat's
+
+    // The client's own copy, unchanged by the viewer beside it.
+    const auto client = read_sse(chat.body);
+    CHECK(client.problem_list() == "");
+    REQUIRE(client.choices.size() == 1);
+    const auto& choice = client.choices.at(0);
+    REQUIRE(choice.calls.size() == 1);
+
+    // The same stream in the feed: start, delta and end of each segment, then the finish.
+    CHECK(text_of(mine, "reasoning") == choice.reasoning);
+    CHECK(text_of(mine, "text") == choice.content);
+    CHECK(choice.content == "Checking Paris.");
+    for (const auto* kind : {"reasoning", "text", "tool_call"}) {
+        INFO(kind);
+        const auto* start = find_line(mine, "start", kind);
+        const auto* end = find_line(mine, "end", kind);
+        REQUIRE(start != nullptr);
+        REQUIRE(end != nullptr);
+        CHECK(start->at("id") == end->at("id"));
+        CHECK(end->at("status") == "complete");
+    }
+    const auto* call = find_line(mine, "end", "tool_call");
+    CHECK(call->at("name") == "get_weather");
+    CHECK(call->at("id") == json::value(choice.calls.begin()->second.id));   // the id the client got
+    CHECK(call->at("arguments") == parse(choice.calls.begin()->second.arguments));
+    CHECK(find_line(mine, "args") != nullptr);
+    const auto* finish = find_line(mine, "finish");
+    REQUIRE(finish != nullptr);
+    CHECK(finish->at("kind") == "tool_calls");
+    CHECK(choice.finish_reason == "tool_calls");
+
+    CHECK(gw.stop() == 0);
+    // The access log names the chat's stream, to find it in the feed.
+    CHECK(slurp(log_path).find(R"("viewer_stream":"1")") != std::string::npos);
+    std::remove(log_path.c_str());
+}
+
+TEST_CASE("gateway --viewer: two chats at once, each line as it passes, each stream whole", "[gateway][viewer]")
+{
+    fake_upstream up;
+    const std::string log_path = "gateway_viewer_slow_log_test.jsonl";
+    gateway_process gw(gateway_binary, {"--upstream", up.url("/slow/250"), "--provider", "openai_chat", "--viewer", "127.0.0.1:0"},
+                       launch_settings{{}, log_path, 0, 60});
+    const auto viewer = viewer_port_of(log_path);
+    REQUIRE(viewer != 0);
+
+    asio::io_context ioc;
+    feed_read feed;
+    std::vector<http_answer> chats(2);
+    const auto start_chats = [&] {
+        for (auto& c : chats) {
+            c.error = "not run";
+            asio::co_spawn(ioc, exchange(gw.port(), http::verb::post, "/v1/chat/completions", chat_body("m", true)),
+                           [&c](std::exception_ptr e, http_answer a) {
+                               if (!e)
+                                   c = std::move(a);
+                           });
+        }
+    };
+    asio::co_spawn(ioc, read_feed(viewer, "/feed", {}, [](const auto& lines) { return finished(lines, {"1", "2"}); },
+                                  start_chats, std::chrono::seconds(20)),
+                   [&](std::exception_ptr e, feed_read f) {
+                       if (!e)
+                           feed = std::move(f);
+                   });
+    ioc.run_for(std::chrono::seconds(30));
+
+    INFO(feed.error);
+    REQUIRE(feed.status == 200);
+    for (const auto& stream : {"1", "2"}) {
+        INFO("stream " << stream);
+        const auto mine = lines_of(feed.lines, stream);
+        CHECK(text_of(mine, "text") == "tick 0 tick 1 tick 2 tick 3 tick 4 ");
+        CHECK(find_line(mine, "finish") != nullptr);
+    }
+    for (const auto& c : chats) {
+        INFO(c.error);
+        REQUIRE(c.status == 200);
+        CHECK(read_sse(c.body).choices.at(0).content == "tick 0 tick 1 tick 2 tick 3 tick 4 ");
+        // The feed had the first tick while the chats were still a second from their end.
+        REQUIRE(feed.first_delta != clock_type::time_point{});
+        CHECK(feed.first_delta + std::chrono::milliseconds(500) < c.finished);
+    }
+    CHECK(gw.stop() == 0);
+    std::remove(log_path.c_str());
+}
+
+TEST_CASE("gateway --viewer: off by default, loopback only unless --viewer-remote", "[gateway][viewer]")
+{
+    fake_upstream up;
+    {
+        const std::string log_path = "gateway_no_viewer_log_test.jsonl";
+        gateway_process gw(gateway_binary, {"--upstream", up.url("/ollama"), "--provider", "ollama"},
+                           launch_settings{{}, log_path, 0, 60});
+        CHECK(post(gw.port(), "/v1/chat/completions", chat_body("m", true)).status == 200);
+        CHECK(own_listening_ports(gw.pid()) == std::set<unsigned short>{gw.port()});   // nothing else listens
+        CHECK(gw.stop() == 0);
+        const auto log = slurp(log_path);
+        CHECK(log.find("\"viewer") == std::string::npos);
+        std::remove(log_path.c_str());
+    }
+    const std::string base = "--upstream " + up.url("/ollama") + " --provider ollama --listen 127.0.0.1:0 --exit-after 1 ";
+    const std::vector<std::pair<std::string, std::string>> refused{
+        {"--viewer 0.0.0.0:0", "--viewer: 0.0.0.0:0 is not a loopback address"},
+        {"--viewer '[::]:0'", "is not a loopback address"},
+        {"--viewer 192.0.2.1:0", "is not a loopback address"},
+        {"--viewer localhost:0", "'localhost' is not an IP address"},
+        {"--viewer 127.0.0.1", "'127.0.0.1' is not HOST:PORT"},
+        {"--viewer 127.0.0.1:70000", "70000 is out of range"},
+        {"--viewer-remote", "--viewer-remote needs --viewer HOST:PORT"},
+    };
+    for (const auto& [args, says] : refused) {
+        INFO(args);
+        const auto r = run_gateway(base + args);
+        CHECK(r.status == 2);
+        CHECK(r.err.find(says) != std::string::npos);
+        CHECK(r.out.find("listening on") == std::string::npos);
+    }
+    CHECK(run_gateway("--help").out.find("--viewer-remote") != std::string::npos);
+
+    // Told otherwise, it listens on every address, and warns when no key protects it.
+    const auto remote = run_gateway(base + "--viewer 0.0.0.0:0 --viewer-remote");
+    CHECK(remote.status == 0);
+    CHECK(remote.out.find("\nviewer: http://0.0.0.0:") != std::string::npos);
+    CHECK(remote.err.find("no --api-key-env protects it") != std::string::npos);
+}
+
+TEST_CASE("gateway --viewer: the gateway's key protects the feed", "[gateway][viewer]")
+{
+    fake_upstream up;
+    const std::string log_path = "gateway_viewer_key_log_test.jsonl";
+    gateway_process gw(gateway_binary,
+                       {"--upstream", up.url("/ollama"), "--provider", "ollama", "--viewer", "127.0.0.1:0", "--api-key-env",
+                        "GW_VIEWER_TEST_KEY"},
+                       launch_settings{{"GW_VIEWER_TEST_KEY=sk-viewer-0123456789"}, log_path, 0, 60});
+    const auto viewer = viewer_port_of(log_path);
+    REQUIRE(viewer != 0);
+    const auto feed = [&](std::string target, std::string authorization) {
+        asio::io_context ioc;
+        feed_read out;
+        out.error = "did not finish in time";
+        asio::co_spawn(ioc, read_feed(viewer, std::move(target), std::move(authorization),
+                                      [](const auto& lines) { return !lines.empty(); }, {}, std::chrono::seconds(10)),
+                       [&](std::exception_ptr e, feed_read f) {
+                           if (!e)
+                               out = std::move(f);
+                       });
+        ioc.run_for(std::chrono::seconds(15));
+        return out;
+    };
+    for (const auto& target : {"/feed", "/events"}) {
+        INFO(target);
+        CHECK(feed(target, "").status == 401);
+        CHECK(feed(target, "Bearer sk-viewer-012345678").status == 401);
+        CHECK(feed(std::string(target) + "?key=wrong", "").status == 401);
+    }
+    const auto unlocked = feed("/feed", "Bearer sk-viewer-0123456789");
+    CHECK(unlocked.status == 200);
+    REQUIRE(!unlocked.lines.empty());
+    CHECK(unlocked.lines.front() == json::object{{"type", "reset"}});
+    CHECK(feed("/feed?key=sk-viewer-0123456789", "").status == 200);   // how the page passes it on
+    CHECK(get(viewer, "/").status == 200);   // the page itself carries no traffic
+    CHECK(gw.stop() == 0);
+    CHECK(slurp(log_path).find("sk-viewer") == std::string::npos);
+    std::remove(log_path.c_str());
+}
