@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <sys/wait.h>
@@ -350,6 +351,60 @@ TEST_CASE("gateway --viewer: two chats at once, each line as it passes, each str
     }
     CHECK(gw.stop() == 0);
     std::remove(log_path.c_str());
+}
+
+TEST_CASE("gateway --viewer: a chat that ends early ends in the feed too", "[gateway][viewer]")
+{
+    // path, stream, the client's patience, the error line's message.
+    const std::vector<std::tuple<std::string, bool, int, std::string>> cases{
+        {"/drip/40", true, 600, "the client disconnected"},   // an endless stream the client gives up on
+        {"/close-early", false, 20'000, "before the end of its stream"},   // an upstream that stops in mid-answer
+    };
+    for (const auto& [path, streamed, patience, says] : cases) {
+        INFO(path);
+        fake_upstream up;
+        const std::string log_path = "gateway_viewer_early_log_test.jsonl";
+        gateway_process gw(gateway_binary, {"--upstream", up.url(path), "--provider", "openai_chat", "--viewer", "127.0.0.1:0"},
+                           launch_settings{{}, log_path, 0, 60});
+        const auto viewer = viewer_port_of(log_path);
+        REQUIRE(viewer != 0);
+
+        asio::io_context ioc;
+        feed_read feed;
+        http_answer chat;
+        const auto start_chat = [&] {
+            asio::co_spawn(ioc, exchange(gw.port(), http::verb::post, "/v1/chat/completions", chat_body("m", streamed),
+                                         std::chrono::milliseconds(patience)),
+                           [&](std::exception_ptr e, http_answer a) {
+                               if (!e)
+                                   chat = std::move(a);
+                           });
+        };
+        const auto ended = [](const std::vector<json::object>& lines) { return find_line(lines_of(lines, "1"), "end") != nullptr; };
+        asio::co_spawn(ioc, read_feed(viewer, "/feed", {}, ended, start_chat, std::chrono::seconds(20)),
+                       [&](std::exception_ptr e, feed_read f) {
+                           if (!e)
+                               feed = std::move(f);
+                       });
+        ioc.run_for(std::chrono::seconds(30));
+
+        INFO(feed.error << " " << chat.error << " " << chat.body);
+        REQUIRE(feed.status == 200);
+        CHECK((!chat.error.empty() || chat.status == 502));   // the client did not get a whole answer
+        const auto mine = lines_of(feed.lines, "1");
+        CHECK(!text_of(mine, "text").empty());
+        const auto* error = find_line(mine, "error");
+        REQUIRE(error != nullptr);
+        CHECK(std::string(error->at("message").as_string()).find(says) != std::string::npos);
+        // Its open segment is closed (the hub would otherwise keep it in every page's snapshot).
+        const auto* start = find_line(mine, "start", "text");
+        const auto* end = find_line(mine, "end", "text");
+        REQUIRE(start != nullptr);
+        REQUIRE(end != nullptr);
+        CHECK(end->at("id") == start->at("id"));
+        CHECK(gw.stop() == 0);
+        std::remove(log_path.c_str());
+    }
 }
 
 TEST_CASE("gateway --viewer: off by default, loopback only unless --viewer-remote", "[gateway][viewer]")
