@@ -68,8 +68,10 @@ struct guarded_sink {
 };
 
 // The client's copy (first) and the --viewer's (second, which does nothing without a viewer).
-using stream_sink = toolstream::tee_sink<guarded_sink<toolstream::openai_sse_writer<append_to>>, toolstream_viewer::viewer_tap>;
-using completion_sink = toolstream::tee_sink<guarded_sink<toolstream::openai_completion_builder>, toolstream_viewer::viewer_tap>;
+using client_stream_sink = guarded_sink<toolstream::openai_sse_writer<append_to>>;
+using client_completion_sink = guarded_sink<toolstream::openai_completion_builder>;
+using stream_sink = toolstream::tee_sink<client_stream_sink, toolstream_viewer::viewer_tap>;
+using completion_sink = toolstream::tee_sink<client_completion_sink, toolstream_viewer::viewer_tap>;
 
 /// The chat's tap into the --viewer feed, its stream named in the access log.
 inline toolstream_viewer::viewer_tap viewer_tap_for(exchange& x)
@@ -81,8 +83,8 @@ inline toolstream_viewer::viewer_tap viewer_tap_for(exchange& x)
 }
 
 /// Ends the viewer's copy of a stream that stops early (the client left, the upstream failed
-/// before its end): an `error` line, then finish(), which closes the open segments as
-/// incomplete, so that the viewer never keeps them open. Nothing without a viewer.
+/// before its end): an `error` line, then finish(), which ends its open segments, so that the
+/// viewer's snapshot never keeps them open. Nothing without a viewer.
 template<class Pipeline>
 class viewer_ending {
 public:
@@ -146,7 +148,8 @@ inline std::string failure_message(failure f, const upstream_call& up)
 inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_source& body)
 {
     std::string out;
-    auto pipeline = make_pipeline(x.opts(), stream_sink{{toolstream::openai_sse_writer<append_to>(append_to{&out})}, viewer_tap_for(x)});
+    auto pipeline = make_pipeline(
+        x.opts(), stream_sink{{toolstream::openai_sse_writer<append_to>(append_to{&out})}, viewer_tap_for(x)});
     viewer_ending ending(*pipeline, x);
     http::response<http::empty_body> head{http::status::ok, 11};
     head.set(http::field::server, "toolstream-gateway");
@@ -207,7 +210,8 @@ inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_
 /// when the upstream fails, so a failure is an HTTP error (docs/gateway.md lists them).
 inline asio::awaitable<bool> whole_answer(exchange& x, upstream_call& up, body_source& body)
 {
-    auto pipeline = make_pipeline(x.opts(), completion_sink{{toolstream::openai_completion_builder{}}, viewer_tap_for(x)});
+    auto pipeline =
+        make_pipeline(x.opts(), completion_sink{{toolstream::openai_completion_builder{}}, viewer_tap_for(x)});
     viewer_ending ending(*pipeline, x);
     failure f = failure::none;
     std::string_view piece;

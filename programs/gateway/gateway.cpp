@@ -45,8 +45,9 @@ void warn_about_descriptors(const gateway::options& o)
 /// --viewer: listens beside the gateway (before it says it is listening, so that both are up
 /// when a script reads that line); its URL, or nothing (exit 1) if it cannot. The address itself
 /// was checked with the options (loopback unless --viewer-remote).
-std::optional<std::string> start_viewer(const gateway::options& o, boost::asio::io_context& ioc, boost::asio::ip::tcp::acceptor& acceptor,
-                  toolstream_viewer::feed_hub& hub, const toolstream_viewer::server_options& how)
+std::optional<std::string> start_viewer(const gateway::options& o, boost::asio::io_context& ioc,
+                                        boost::asio::ip::tcp::acceptor& acceptor, toolstream_viewer::feed_hub& hub,
+                                        const toolstream_viewer::server_options& how)
 {
     std::string error;
     if (!toolstream_viewer::start_gateway_viewer(ioc, acceptor, hub, o.viewer, o.viewer_remote, how, error)) {
