@@ -88,12 +88,14 @@ inline toolstream_viewer::viewer_tap viewer_tap_for(exchange& x)
 template<class Pipeline>
 class viewer_ending {
 public:
-    viewer_ending(Pipeline& p, const exchange& x) : pipeline_(x.state.viewer != nullptr ? &p : nullptr) {}
+    viewer_ending(Pipeline& p, const exchange& x) : pipeline_(x.state.viewer != nullptr ? &p : nullptr), state_(&x.state)
+    {
+    }
     viewer_ending(const viewer_ending&) = delete;
     viewer_ending& operator=(const viewer_ending&) = delete;
     ~viewer_ending()
     {
-        if (pipeline_ == nullptr)
+        if (pipeline_ == nullptr || state_->viewer == nullptr)   // none, or the gateway is exiting
             return;
         try {
             pipeline_->sink().second()(toolstream::provider_failed{why_});
@@ -107,6 +109,7 @@ public:
 
 private:
     Pipeline* pipeline_;
+    const shared_state* state_;
     std::string why_{describe(failure::client_gone)};
 };
 

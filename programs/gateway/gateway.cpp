@@ -85,9 +85,12 @@ int main(int argc, char** argv)
 
     // Before the io_context: coroutine frames still pending when it is destroyed refer to them.
     gateway::shared_state state{opts};
-    std::unique_ptr<toolstream_viewer::feed_hub> viewer_hub;
     const toolstream_viewer::server_options viewer_options{opts.api_key};
     asio::io_context ioc(static_cast<int>(opts.threads));
+    // After the io_context: its pages' queues hold the io_context's executors, so the hub goes
+    // first. Destroying a frame never touches the hub; state.viewer is cleared once ioc.run()
+    // has returned, so that no chat's viewer_ending publishes to it then.
+    std::unique_ptr<toolstream_viewer::feed_hub> viewer_hub;
     asio::ip::tcp::acceptor acceptor(ioc);
     asio::ip::tcp::acceptor viewer_acceptor(ioc);
     boost::system::error_code ec;
@@ -160,5 +163,6 @@ int main(int argc, char** argv)
     ioc.run();
     for (auto& w : workers)
         w.join();
+    state.viewer = nullptr;
     return 0;
 }
