@@ -5,10 +5,12 @@
 #pragma once
 
 #include "exchange.hpp"
+#include "gateway_viewer.hpp"   // programs/viewer: --viewer
 #include "request_translation.hpp"
 #include "upstream_answer.hpp"
 
 #include <toolstream/runtime_pipeline.hpp>
+#include <toolstream/sinks.hpp>
 #include <toolstream/writers/openai_completion.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 
@@ -65,8 +67,51 @@ struct guarded_sink {
     }
 };
 
-using stream_sink = guarded_sink<toolstream::openai_sse_writer<append_to>>;
-using completion_sink = guarded_sink<toolstream::openai_completion_builder>;
+// The client's copy (first) and the --viewer's (second, which does nothing without a viewer).
+using client_stream_sink = guarded_sink<toolstream::openai_sse_writer<append_to>>;
+using client_completion_sink = guarded_sink<toolstream::openai_completion_builder>;
+using stream_sink = toolstream::tee_sink<client_stream_sink, toolstream_viewer::viewer_tap>;
+using completion_sink = toolstream::tee_sink<client_completion_sink, toolstream_viewer::viewer_tap>;
+
+/// The chat's tap into the --viewer feed, its stream named in the access log.
+inline toolstream_viewer::viewer_tap viewer_tap_for(exchange& x)
+{
+    if (x.state.viewer == nullptr)
+        return {};
+    x.record.viewer_stream = x.state.viewer->next_stream();
+    return {x.state.viewer, x.record.viewer_stream};
+}
+
+/// Ends the viewer's copy of a stream that stops early (the client left, the upstream failed
+/// before its end): an `error` line, then finish(), which ends its open segments, so that the
+/// viewer's snapshot never keeps them open. Nothing without a viewer.
+template<class Pipeline>
+class viewer_ending {
+public:
+    viewer_ending(Pipeline& p, const exchange& x) : pipeline_(x.state.viewer != nullptr ? &p : nullptr), state_(&x.state)
+    {
+    }
+    viewer_ending(const viewer_ending&) = delete;
+    viewer_ending& operator=(const viewer_ending&) = delete;
+    ~viewer_ending()
+    {
+        if (pipeline_ == nullptr || state_->viewer == nullptr)   // none, or the gateway is exiting
+            return;
+        try {
+            pipeline_->sink().second()(toolstream::provider_failed{why_});
+            pipeline_->finish();
+        } catch (...) {   // out of memory: the viewer's copy stays open; the gateway goes on
+        }
+    }
+    /// The pipeline was finished normally: nothing to do.
+    void finished() noexcept { pipeline_ = nullptr; }
+    void because(std::string why) { why_ = std::move(why); }
+
+private:
+    Pipeline* pipeline_;
+    const shared_state* state_;
+    std::string why_{describe(failure::client_gone)};
+};
 
 /// `call_` and 16 random hex digits: generated tool-call ids are unique across responses.
 inline std::string random_id_prefix()
@@ -106,7 +151,9 @@ inline std::string failure_message(failure f, const upstream_call& up)
 inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_source& body)
 {
     std::string out;
-    auto pipeline = make_pipeline(x.opts(), stream_sink{toolstream::openai_sse_writer<append_to>(append_to{&out})});
+    auto pipeline = make_pipeline(
+        x.opts(), stream_sink{{toolstream::openai_sse_writer<append_to>(append_to{&out})}, viewer_tap_for(x)});
+    viewer_ending ending(*pipeline, x);
     http::response<http::empty_body> head{http::status::ok, 11};
     head.set(http::field::server, "toolstream-gateway");
     head.set(http::field::content_type, "text/event-stream");
@@ -134,17 +181,20 @@ inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_
             co_return false;
         }
     }
-    auto& sink = pipeline->sink();
+    auto& sink = pipeline->sink().first();
     if (f == failure::none && !sink.saw_event)
         f = failure::bad_answer;
     if (f != failure::none) {
         const auto message = failure_message(f, up);
-        sink(toolstream::provider_failed{message});
+        pipeline->sink()(toolstream::provider_failed{message});   // the client and the viewer
         x.record.cause = message;
     }
     pipeline->finish();
-    if (f == failure::none && sink.truncated)
+    ending.finished();
+    if (f == failure::none && sink.truncated) {
         f = failure::truncated;
+        pipeline->sink().second()(toolstream::provider_failed{describe(f)});   // as the client got it
+    }
     x.record.error = f;
     if (f != failure::none)
         x.record.error_code = std::string(code_of(f));
@@ -163,7 +213,9 @@ inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_
 /// when the upstream fails, so a failure is an HTTP error (docs/gateway.md lists them).
 inline asio::awaitable<bool> whole_answer(exchange& x, upstream_call& up, body_source& body)
 {
-    auto pipeline = make_pipeline(x.opts(), completion_sink{toolstream::openai_completion_builder{}});
+    auto pipeline =
+        make_pipeline(x.opts(), completion_sink{{toolstream::openai_completion_builder{}}, viewer_tap_for(x)});
+    viewer_ending ending(*pipeline, x);
     failure f = failure::none;
     std::string_view piece;
     while (!body.done()) {
@@ -176,14 +228,19 @@ inline asio::awaitable<bool> whole_answer(exchange& x, upstream_call& up, body_s
         x.record.status = 499;
         co_return false;
     }
-    auto& sink = pipeline->sink();
+    auto& sink = pipeline->sink().first();
     if (f == failure::none && !sink.saw_event)
         f = failure::bad_answer;
-    if (f != failure::none)
+    if (f != failure::none) {
+        ending.because(failure_message(f, up));
         co_return co_await send_failure(x, f, failure_message(f, up), up.cause());
+    }
     pipeline->finish();
-    if (sink.truncated)
+    ending.finished();
+    if (sink.truncated) {
+        pipeline->sink().second()(toolstream::provider_failed{describe(failure::truncated)});
         co_return co_await send_failure(x, failure::truncated, describe(failure::truncated), "no finish reason before the end");
+    }
     if (sink.inner.failed()) {
         x.record.error = failure::upstream_status;
         co_return co_await send_error(x, http::status::bad_gateway, "upstream_error", sink.inner.error_message(),

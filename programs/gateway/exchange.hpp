@@ -16,6 +16,10 @@
 #include <cstddef>
 #include <string>
 
+namespace toolstream_viewer {
+class feed_hub;
+} // namespace toolstream_viewer
+
 namespace gateway {
 
 struct shared_state {
@@ -25,6 +29,7 @@ struct shared_state {
     std::atomic<bool> draining{false};
     memory_account memory;
     metrics stats;
+    toolstream_viewer::feed_hub* viewer = nullptr;   // --viewer: every chat's events go there too
 };
 
 /// A place among the --max-streams chats in flight, released when it goes out of scope.

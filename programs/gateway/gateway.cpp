@@ -6,9 +6,11 @@
 // POST /v1/chat/completions is forwarded in the upstream's dialect (always streaming), and the
 // upstream's stream goes through a toolstream runtime_pipeline to OpenAI Chat Completions SSE,
 // or to one chat.completion object for `stream: false`. GET /v1/models lists the --model names;
-// GET /healthz and GET /metrics are for the operator. docs/gateway.md has the flags and limits.
+// GET /healthz and GET /metrics are for the operator. --viewer HOST:PORT serves the live viewer
+// page (programs/viewer) with every chat's events. docs/gateway.md has the flags and limits.
 // Exit: 0 after SIGINT/SIGTERM (chats in flight get --drain-timeout to finish) or --exit-after,
 // 2 for bad usage, 1 if it cannot listen.
+#include "gateway_viewer.hpp"   // programs/viewer
 #include "options.hpp"
 #include "server.hpp"
 
@@ -17,6 +19,9 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -37,6 +42,29 @@ void warn_about_descriptors(const gateway::options& o)
                                          std::to_string(fds.rlim_cur) + " (ulimit -n)"}});
 }
 
+/// --viewer: listens beside the gateway (before it says it is listening, so that both are up
+/// when a script reads that line); its URL, or nothing (exit 1) if it cannot. The address itself
+/// was checked with the options (loopback unless --viewer-remote).
+std::optional<std::string> start_viewer(const gateway::options& o, boost::asio::io_context& ioc,
+                                        boost::asio::ip::tcp::acceptor& acceptor, toolstream_viewer::feed_hub& hub,
+                                        const toolstream_viewer::server_options& how)
+{
+    std::string error;
+    if (!toolstream_viewer::start_gateway_viewer(ioc, acceptor, hub, o.viewer, o.viewer_remote, how, error)) {
+        std::cerr << "toolstream-gateway: --viewer: " << error << "\n";
+        return std::nullopt;
+    }
+    const auto local = acceptor.local_endpoint();
+    const auto host = local.address().is_v6() ? "[" + local.address().to_string() + "]" : local.address().to_string();
+    const std::string url = "http://" + host + ":" + std::to_string(local.port()) + "/";
+    gateway::log_line({{"time", gateway::utc_now()}, {"event", "viewer"}, {"url", url}});
+    if (!local.address().is_loopback() && o.api_key.empty())
+        gateway::log_line({{"time", gateway::utc_now()}, {"event", "warning"},
+                           {"cause", "--viewer " + o.viewer + " is not loopback and no --api-key-env protects it: "
+                                     "whoever reaches it reads every stream"}});
+    return url;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -55,10 +83,16 @@ int main(int argc, char** argv)
     }
     warn_about_descriptors(opts);
 
-    // Before the io_context: coroutine frames still pending when it is destroyed refer to it.
+    // Before the io_context: coroutine frames still pending when it is destroyed refer to them.
     gateway::shared_state state{opts};
+    const toolstream_viewer::server_options viewer_options{opts.api_key};
     asio::io_context ioc(static_cast<int>(opts.threads));
+    // After the io_context: its pages' queues hold the io_context's executors, so the hub goes
+    // first. Destroying a frame never touches the hub; state.viewer is cleared once ioc.run()
+    // has returned, so that no chat's viewer_ending publishes to it then.
+    std::unique_ptr<toolstream_viewer::feed_hub> viewer_hub;
     asio::ip::tcp::acceptor acceptor(ioc);
+    asio::ip::tcp::acceptor viewer_acceptor(ioc);
     boost::system::error_code ec;
     const auto address = asio::ip::make_address(opts.listen_host, ec);
     if (ec) {
@@ -78,9 +112,19 @@ int main(int argc, char** argv)
                   << ec.message() << "\n";
         return 1;
     }
-    // Tests and scripts read the port from this line (--listen HOST:0 picks a free one).
+    std::optional<std::string> viewer_url;
+    if (!opts.viewer.empty()) {
+        viewer_hub = std::make_unique<toolstream_viewer::feed_hub>();
+        if (!(viewer_url = start_viewer(opts, ioc, viewer_acceptor, *viewer_hub, viewer_options)))
+            return 1;
+        state.viewer = viewer_hub.get();
+    }
+    // Tests and scripts read the port from this line (--listen HOST:0 picks a free one), and
+    // the viewer's from the next.
     std::cout << "listening on " << acceptor.local_endpoint().address().to_string() << ":"
               << acceptor.local_endpoint().port() << std::endl;
+    if (viewer_url)
+        std::cout << "viewer: " << *viewer_url << std::endl;
 
     asio::co_spawn(ioc, gateway::accept_connections(acceptor, state), asio::detached);
 
@@ -94,6 +138,7 @@ int main(int argc, char** argv)
         state.draining = true;
         boost::system::error_code ignored;
         acceptor.close(ignored);
+        viewer_acceptor.close(ignored);
         asio::co_spawn(ioc, [](asio::steady_timer& t, gateway::shared_state& s, auto done) -> asio::awaitable<void> {
             const auto deadline = std::chrono::steady_clock::now() + s.opts.drain_timeout;
             while (s.active_chats.load() > 0 && std::chrono::steady_clock::now() < deadline) {
@@ -118,5 +163,6 @@ int main(int argc, char** argv)
     ioc.run();
     for (auto& w : workers)
         w.join();
+    state.viewer = nullptr;
     return 0;
 }

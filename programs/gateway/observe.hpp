@@ -104,6 +104,7 @@ struct request_record {
     failure error = failure::none;
     std::string error_code;   // the code the client got, when it got an error
     std::string cause;        // why, for the operator (never a key)
+    std::string viewer_stream;   // the chat's `stream` in the --viewer feed
 
     void wrote(std::size_t n)
     {
@@ -163,6 +164,8 @@ inline void finish_record(const request_record& r, metrics& m)
     o["error"] = r.error_code.empty() ? boost::json::value(nullptr) : boost::json::value(r.error_code);
     if (!r.cause.empty())
         o["cause"] = r.cause;
+    if (!r.viewer_stream.empty())
+        o["viewer_stream"] = r.viewer_stream;
     log_line(o);
 }
 

@@ -5,6 +5,8 @@
 #include <toolstream/policies/runtime.hpp>
 #include <toolstream/registry.hpp>
 
+#include <boost/asio/ip/address.hpp>
+
 #include <algorithm>
 
 #include <charconv>
@@ -55,6 +57,8 @@ struct options {
     std::vector<std::string> allow_hosts;                  // Host values besides the listen address
     std::string api_key;                                   // from --api-key-env: clients must send it
     std::string upstream_key;                              // from --upstream-key-env: sent upstream
+    std::string viewer;                                    // --viewer HOST:PORT; empty: no viewer
+    bool viewer_remote = false;                            // --viewer-remote: any address, not only loopback
     bool help = false;
 };
 
@@ -142,6 +146,23 @@ inline std::string read_env(std::string_view name, std::string& out)
     return {};
 }
 
+/// --viewer's HOST:PORT ([::1]:PORT for IPv6): an IP address and a port, or why not.
+inline std::string read_viewer_address(std::string_view text, boost::asio::ip::address& out)
+{
+    const auto colon = text.rfind(':');
+    if (colon == std::string_view::npos || colon == 0)
+        return "'" + std::string(text) + "' is not HOST:PORT";
+    std::string host(text.substr(0, colon));
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+        host = host.substr(1, host.size() - 2);
+    boost::system::error_code ec;
+    out = boost::asio::ip::make_address(host, ec);
+    if (ec)
+        return "'" + host + "' is not an IP address";
+    std::uint16_t port = 0;
+    return read_count(text.substr(colon + 1), port, 0, 65535);
+}
+
 constexpr std::uint64_t kib = 1024, mib = kib * 1024, gib = mib * 1024;
 
 } // namespace detail
@@ -208,6 +229,13 @@ inline const std::vector<flag_spec>& flag_table()
         {"--allow-host", "HOST", "a Host value accepted besides the listen address and localhost (repeatable; * for any)", [](options& o, std::string_view v) { o.allow_hosts.emplace_back(v); return std::string(); }},
         {"--api-key-env", "NAME", "clients must send Authorization: Bearer $NAME", [](options& o, std::string_view v) { return detail::read_env(v, o.api_key); }},
         {"--upstream-key-env", "NAME", "send Authorization: Bearer $NAME upstream (else none is sent)", [](options& o, std::string_view v) { return detail::read_env(v, o.upstream_key); }},
+        {"--viewer", "HOST:PORT", "serve the live viewer of every stream there (off; loopback only; port 0: any free one)", [](options& o, std::string_view v) {
+             boost::asio::ip::address ip;
+             auto why = detail::read_viewer_address(v, ip);
+             o.viewer = std::string(v);
+             return why;
+         }},
+        {"--viewer-remote", "", "let --viewer listen on an address that is not loopback (it shows all traffic)", [](options& o, std::string_view) { o.viewer_remote = true; return std::string(); }},
         {"--exit-after", "SECONDS", "stop after this long (tests; 1..31536000)", [](options& o, std::string_view v) {
              std::uint64_t s = 0;
              auto why = read_count(v, s, 1, 31'536'000);
@@ -269,6 +297,12 @@ inline std::optional<options> parse_options(int argc, char** argv, std::string& 
         error = "--provider is required: openai_chat, ollama or mistral (the request dialects the gateway speaks)";
     else if (auto probe = toolstream::make_policy(o.parser, o.reasoning_parser); !probe)
         error = "--reasoning-parser: unknown reasoning parser '" + o.reasoning_parser + "' (with --parser " + o.parser + ")";
+    else if (o.viewer_remote && o.viewer.empty())
+        error = "--viewer-remote needs --viewer HOST:PORT";
+    else if (boost::asio::ip::address ip; !o.viewer.empty() && detail::read_viewer_address(o.viewer, ip).empty() &&
+                                          !o.viewer_remote && !ip.is_loopback())
+        error = "--viewer: " + o.viewer + " is not a loopback address; the viewer shows every stream, so listening "
+                "elsewhere needs --viewer-remote (and --api-key-env)";
     if (!error.empty())
         return std::nullopt;
     return o;
