@@ -4,6 +4,7 @@
 // toolstream-replay --serve and the gateway's --viewer.
 #pragma once
 
+#include "../common/http_guard.hpp"
 #include "feed_hub.hpp"
 #include "viewer_page.hpp"   // generated from viewer.html by viewer.cmake
 
@@ -68,8 +69,10 @@ inline bool authorised(const http::request<http::empty_body>& req, const server_
 {
     if (o.api_key.empty())
         return true;
-    const std::string bearer = "Bearer " + o.api_key;
-    return req[http::field::authorization] == bearer || query_value(req.target(), "key") == o.api_key;
+    using toolstream_programs::same_secret;
+    const bool by_header = same_secret(req[http::field::authorization], "Bearer " + o.api_key);
+    const bool by_query = same_secret(query_value(req.target(), "key"), o.api_key);
+    return by_header || by_query;
 }
 
 inline asio::awaitable<void> reply(beast::tcp_stream& client, http::status status, std::string_view type,
@@ -147,7 +150,11 @@ inline asio::awaitable<void> serve_viewer_connection(beast::tcp_stream client, f
     const auto& req = parser.get();
     std::string_view path = req.target();
     path = path.substr(0, path.find('?'));
-    if (req.method() != http::verb::get)
+    // The viewer listens on an IP address: a Host naming anything but an address or localhost is
+    // a page that rebound its domain to this one (DNS rebinding) and must not read the traffic.
+    if (!toolstream_programs::host_cannot_be_rebound(req[http::field::host], {}))
+        co_await reply(client, http::status::misdirected_request, "text/plain", "unknown Host\n");
+    else if (req.method() != http::verb::get)
         co_await reply(client, http::status::method_not_allowed, "text/plain", "GET only\n");
     else if (path == "/" || path == "/index.html")
         co_await reply(client, http::status::ok, "text/html; charset=utf-8", page_html());

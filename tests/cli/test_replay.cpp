@@ -179,10 +179,11 @@ TEST_CASE("replay: bad usage exits 2, I/O failure exits 1", "[cli]")
     CHECK(run("--provider openai_chat --parser nothing /dev/null").exit_code == 2);
     CHECK(run("--provider openai_chat --chunk 0 /dev/null").exit_code == 2);
     CHECK(run("--provider openai_chat --emit everything /dev/null").exit_code == 2);
-    CHECK(run("--provider openai_chat --emit tarko /dev/null").exit_code == 0);
+    CHECK(run("--provider openai_chat --emit tarko /dev/null").exit_code == 1);   // empty_stream
     CHECK(run("--provider openai_chat --bogus /dev/null").exit_code == 2);
     CHECK(run("--provider openai_chat /no/such/file").exit_code == 1);
-    CHECK(run("--provider openai_chat /dev/null").exit_code == 0);
+    CHECK(run("--provider openai_chat /dev/null").exit_code == 1);   // empty_stream
+    CHECK(run("--provider text /dev/null").exit_code == 0);          // a valid empty answer
 }
 
 #else

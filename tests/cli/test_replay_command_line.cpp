@@ -82,7 +82,7 @@ TEST_CASE("replay: every usage error names the argument and why", "[cli]")
     check_usage_error({"--provider", "openai", "-"}, "unknown provider 'openai'; known: " + providers + "text");
     check_usage_error({"-"}, "--provider is required; known: " + providers + "text");
     check_usage_error({"--provider", "text", "--reasoning-parser", "r1", "-"},
-                      "unknown reasoning parser 'r1'; known: deepseek_r1, qwen3, minimax_m2, kimi_k2, openai_gptoss");
+                      "unknown reasoning parser 'r1'; known: deepseek_r1, qwen3, minimax_m2, kimi_k2, openai_gptoss, seed_oss, step3");
     check_usage_error({"--provider", "openai_chat", "--emit", "xml"},
                       "unknown --emit 'xml'; known: summary, events, invocations, openai-sse, tarko");
     check_usage_error({"--provider", "openai_chat", "--emit", "openai-sse", "--extensions", "header"},

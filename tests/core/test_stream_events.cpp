@@ -93,7 +93,8 @@ TEST_CASE("stream events: a broken stream reports why, once", "[stream-events]")
     CHECK(lines[2] == "FINISH 0  \"error\"");
 }
 
-TEST_CASE("stream events: an empty stream still starts and finishes its one choice", "[stream-events]")
+TEST_CASE("stream events: an empty stream still starts and finishes its one choice, as an error", "[stream-events]")
 {
-    CHECK(response_lines("") == std::vector<std::string>{"RESPONSE  ", "FINISH 0  \"length\""});
+    CHECK(response_lines("") == std::vector<std::string>{"RESPONSE  ", "FAILED the openai_chat stream is empty: no event",
+                                                         "FINISH 0  \"error\""});
 }

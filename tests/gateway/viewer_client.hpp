@@ -35,10 +35,12 @@ struct feed_read {
 
 /// Reads `target` of the viewer on `port` (with `authorization` when not empty) until `done`
 /// holds for the lines so far, the connection ends, or `timeout`. `subscribed` is called once,
-/// when the feed's first line (its `reset`) arrived: the page is then on the hub.
+/// when the feed's first line (its `reset`) arrived: the page is then on the hub. `host` is the
+/// Host header.
 inline asio::awaitable<feed_read> read_feed(unsigned short port, std::string target, std::string authorization,
                                      std::function<bool(const std::vector<json::object>&)> done,
-                                     std::function<void()> subscribed, std::chrono::milliseconds timeout)
+                                     std::function<void()> subscribed, std::chrono::milliseconds timeout,
+                                     std::string host = "127.0.0.1")
 {
     feed_read r;
     beast::tcp_stream stream(co_await asio::this_coro::executor);
@@ -47,7 +49,7 @@ inline asio::awaitable<feed_read> read_feed(unsigned short port, std::string tar
         r.error = "connect: " + ec.message();
         co_return r;
     }
-    std::string request = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+    std::string request = "GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\n";
     if (!authorization.empty())
         request += "Authorization: " + authorization + "\r\n";
     request += "\r\n";

@@ -250,12 +250,13 @@ TEST_CASE("gateway --viewer: the gateway's key protects the feed", "[gateway][vi
                        launch_settings{{"GW_VIEWER_TEST_KEY=sk-viewer-0123456789"}, log_path, 0, 60});
     const auto viewer = viewer_port_of(log_path);
     REQUIRE(viewer != 0);
-    const auto feed = [&](std::string target, std::string authorization) {
+    const auto feed = [&](std::string target, std::string authorization, std::string host = "127.0.0.1") {
         asio::io_context ioc;
         feed_read out;
         out.error = "did not finish in time";
         asio::co_spawn(ioc, read_feed(viewer, std::move(target), std::move(authorization),
-                                      [](const auto& lines) { return !lines.empty(); }, {}, std::chrono::seconds(10)),
+                                      [](const auto& lines) { return !lines.empty(); }, {}, std::chrono::seconds(10),
+                                      std::move(host)),
                        [&](std::exception_ptr e, feed_read f) {
                            if (!e)
                                out = std::move(f);
@@ -274,6 +275,9 @@ TEST_CASE("gateway --viewer: the gateway's key protects the feed", "[gateway][vi
     REQUIRE(!unlocked.lines.empty());
     CHECK(unlocked.lines.front() == json::object{{"type", "reset"}});
     CHECK(feed("/feed?key=sk-viewer-0123456789", "").status == 200);   // how the page passes it on
+    // DNS rebinding: a page whose domain now resolves to 127.0.0.1 sends its own name as Host.
+    CHECK(feed("/feed?key=sk-viewer-0123456789", "", "rebound.example:" + std::to_string(viewer)).status == 421);
+    CHECK(feed("/feed?key=sk-viewer-0123456789", "", "localhost:" + std::to_string(viewer)).status == 200);
     CHECK(get(viewer, "/").status == 200);   // the page itself carries no traffic
     CHECK(gw.stop() == 0);
     CHECK(slurp(log_path).find("sk-viewer") == std::string::npos);

@@ -73,6 +73,11 @@ private:
             failures.push_back("complete END of " + id + " without arguments");
             return;
         }
+        if (is_free_form(e)) {   // free-form input (Responses custom tools): raw text, arguments {}
+            if (!e.arguments->empty())
+                failures.push_back("free-form END of " + id + " carries parsed arguments");
+            return;
+        }
         boost::json::parse_options options;
         options.max_depth = 1024;
         options.allow_invalid_utf8 = true;
