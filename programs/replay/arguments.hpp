@@ -100,6 +100,7 @@ inline std::string usage_text()
            "                         [--tools FILE.json]\n"
            "                         [--chunk N] [--emit " + joined(emit_modes, "|") + "]\n"
            "                         [--tool-events] [--extensions chunk|comment] [FILE|-]\n"
+           "       toolstream-replay --serve [--listen ADDR] [--pace MS] [--no-wait] --provider NAME FILE\n"
            "       toolstream-replay --help | --version\n";
 }
 
@@ -146,6 +147,8 @@ inline std::string help_text()
            "                           Completions SSE; tarko: Agent TARS tool-call events, one per line\n"
            "  --tool-events            with --emit openai-sse: the progress and result a host would add\n"
            "  --extensions ENCODING    with --tool-events: chunk (default) or comment\n"
+           "  --serve                  serve the live viewer and replay FILE into it (--listen ADDR,\n"
+           "                           default 127.0.0.1:8765; --pace MS between events, default 20): docs/viewer.md\n"
            "  --help, --version        print this help or the version, and exit\n"
            "\nExit status: 0 the stream was processed; 1 an input or output failure, or a stream that is not\n"
            "the provider's or is empty; 2 bad usage.\n"

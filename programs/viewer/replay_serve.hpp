@@ -130,7 +130,7 @@ inline int serve_replay(int argc, char** argv, std::string_view usage)
 {
     const auto a = parse_serve_arguments(argc, argv);
     if (!a) {
-        std::cerr << usage << "       toolstream-replay --serve [--listen ADDR] [--pace MS] [--no-wait] --provider NAME [--parser NAME] FILE\n";
+        std::cerr << usage;
         return 2;
     }
     std::ifstream in(a->input, std::ios::binary);
