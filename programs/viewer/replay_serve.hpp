@@ -139,8 +139,10 @@ inline int serve_replay(int argc, char** argv, std::string_view usage)
         std::cerr << "toolstream-replay: cannot read " << a->input << "\n";
         return 1;
     }
-    feed_hub hub;
     asio::io_context ioc;
+    // After the io_context, so destroyed before it: its pages' queues hold the io_context's
+    // executors (and destroying a coroutine frame never touches the hub).
+    feed_hub hub;
     asio::ip::tcp::acceptor acceptor(ioc);
     std::string error;
     if (!listen_on(acceptor, a->listen, error)) {
