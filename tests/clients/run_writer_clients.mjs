@@ -139,8 +139,11 @@ try {
     const want = f.expected;
     for (const variant of ['', '-tools', '-comments']) {
       const key = `fx-${i}${variant}`;
+      // A host runs every complete call: one with JSON arguments, or a free-form one (Responses
+      // custom tools: raw input, no JSON arguments in the expected file).
+      const freeForm = fs.readFileSync(f.file, 'utf8').includes('"custom_tool_call"');
       const toolEvents = variant === '' ? 0 : f.expected.choices.reduce((n, c) =>
-        n + c.tool_calls.filter((t) => t.arguments !== null).length, 0);
+        n + c.tool_calls.filter((t) => t.arguments !== null || (freeForm && t.arguments_raw !== null)).length, 0);
       const names = [...new Set(want.choices.flatMap((c) => c.tool_calls.map((t) => t.name)))];
       const runs = [
         ['openai stream()', await openaiStreamHelper(server.baseURL, key), { reasoning: false }],
