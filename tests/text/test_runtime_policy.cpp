@@ -112,7 +112,7 @@ TEST_CASE("runtime_policy: the handler assembles native calls whatever the polic
     chunk_response c;
     c.tool_calls = {{0, "call_1", "lookup", R"({"q":1})", true}};
     for (std::string_view name : {"api_tool_call", "xml", "json", "sentinel", "passthrough"}) {
-        handler<runtime_policy> h(recording_sink{}, {}, std::move(*make_policy(name)));
+        handler<runtime_policy> h(recording_sink{}, {}, make_policy(name).value());
         REQUIRE(!h.feed(c));
         REQUIRE(!h.finalize());
         REQUIRE(h.invocations().size() == 1);
