@@ -11,7 +11,7 @@ if [ "${1:-}" = "--web" ]; then
     shift
     cmake --build "$build" --target toolstream-replay -j "$(nproc)" >/dev/null
     echo "open the address below in a browser; the replay starts when the page connects (Ctrl-C to stop)"
-    exec "$build/examples/toolstream-replay" --serve --pace 15 "$@" --provider openai_chat \
+    exec "$build/programs/replay/toolstream-replay" --serve --pace 15 "$@" --provider openai_chat \
         "$root/examples/data/write_file_demo.sse"
 fi
 cmake --build "$build" --target toolstream-demo -j "$(nproc)" >/dev/null

@@ -4,10 +4,10 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build/dev}
-if [ ! -x "$build/examples/toolstream-replay" ]; then
+if [ ! -x "$build/programs/replay/toolstream-replay" ]; then
     cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
     cmake --build "$build" --target toolstream-replay -j "$(nproc)" >/dev/null
 fi
 cd "$root/tests/viewer"
 [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error
-node browser_test.mjs --replay "$build/examples/toolstream-replay" --screenshot "$root/docs/viewer.png" --skip-frames
+node browser_test.mjs --replay "$build/programs/replay/toolstream-replay" --screenshot "$root/docs/viewer.png" --skip-frames
