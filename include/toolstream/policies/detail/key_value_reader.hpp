@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -267,40 +268,37 @@ private:
     }
 
     // Whether the value_close followed by `rest` ends the value.
-    closing closes_value(std::string_view rest) const noexcept
+    static closing closes_value(std::string_view rest) noexcept
     {
-        std::size_t i = 0;
-        while (i < rest.size() && i < max_lookahead && is_blank(rest[i]))
-            ++i;
-        if (i == max_lookahead)
-            return closing::past_lookahead;
-        const std::string_view next = rest.substr(i);
-        const std::size_t p = scan::common_prefix(next, parameter_open, ignore_case);
-        const std::size_t e = scan::common_prefix(next, end_marker, ignore_case);
-        if (p == parameter_open.size() || e == end_marker.size())
-            return closing::yes;
-        return p == next.size() || e == next.size() ? closing::more : closing::no;
+        return followed_by(rest, {parameter_open, end_marker});
     }
 
     // Whether `rest`, after a parameters_close with no value_close before it, is what follows a
     // call: blanks, then the call's close, the section's close or the next call.
     static closing follows_call(std::string_view rest) noexcept
     {
+        return followed_by(rest, {call_close_of<T>(), section_close_of<T>(), std::string_view(T::call_open),
+                                  bare_call_open_of<T>()});
+    }
+
+    // Whether `rest` is blanks (fewer than max_lookahead) and then one of `next` (empty ones
+    // left out): `more` while what is there may still become one.
+    static closing followed_by(std::string_view rest, std::initializer_list<std::string_view> next) noexcept
+    {
         std::size_t i = 0;
         while (i < rest.size() && i < max_lookahead && is_blank(rest[i]))
             ++i;
         if (i == max_lookahead)
             return closing::past_lookahead;
-        const std::string_view next = rest.substr(i);
+        const std::string_view text = rest.substr(i);
         bool prefix = false;
-        for (const std::string_view after : {call_close_of<T>(), section_close_of<T>(), std::string_view(T::call_open),
-                                             bare_call_open_of<T>()}) {
-            if (after.empty())
+        for (const std::string_view marker : next) {
+            if (marker.empty())
                 continue;
-            const std::size_t n = scan::common_prefix(next, after, ignore_case);
-            if (n == after.size())
+            const std::size_t n = scan::common_prefix(text, marker, ignore_case);
+            if (n == marker.size())
                 return closing::yes;
-            prefix = prefix || n == next.size();
+            prefix = prefix || n == text.size();
         }
         return prefix ? closing::more : closing::no;
     }
