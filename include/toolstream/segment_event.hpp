@@ -119,12 +119,14 @@ inline boost::json::object to_json(const segment_event& e)
 /// True when a tool segment's input is free-form text rather than JSON arguments (metadata
 /// `"free_form": true`, set by the provider's call, as OpenAI Responses custom tools are): its
 /// argument text is the input, verbatim, and END does not parse it.
+inline bool is_free_form(const boost::json::object& metadata) noexcept
+{
+    const auto* v = metadata.if_contains("free_form");
+    return v != nullptr && v->is_bool() && v->get_bool();
+}
 inline bool is_free_form(const segment_event& e) noexcept
 {
-    if (e.metadata == nullptr)
-        return false;
-    const auto* v = e.metadata->if_contains("free_form");
-    return v != nullptr && v->is_bool() && v->get_bool();
+    return e.metadata != nullptr && is_free_form(*e.metadata);
 }
 
 inline std::string to_json_string(const segment_event& e)

@@ -169,6 +169,7 @@ private:
 
     void emit_content(open_segment& s, std::string_view delta);
     void release_held();
+    void flush_held(open_segment& s);
     void emit_fragment(open_segment& s, std::size_t from);
     void generate_opening(open_segment& s);
     void finish_fragments(open_segment& s, segment_status status);

@@ -51,11 +51,19 @@ void segment_writer<Target>::release_held()
 {
     for (std::size_t i = 0; holding_ > 0 && i < slots_.size(); ++i) {
         auto& s = slots_[i];
-        if (s.open && !s.carry.empty()) {
-            --holding_;
-            s.carry.flush([&](std::string_view rest) { emit_content(s, rest); });
-        }
+        if (s.open)
+            flush_held(s);
     }
+}
+
+// Emits the bytes `s` holds back, as they are.
+template<class Target>
+void segment_writer<Target>::flush_held(open_segment& s)
+{
+    if (s.carry.empty())
+        return;
+    --holding_;
+    s.carry.flush([&](std::string_view rest) { emit_content(s, rest); });
 }
 
 template<class Target>
@@ -152,8 +160,7 @@ segment_status segment_writer<Target>::parse_arguments(open_segment& s, segment_
 {
     if (status != segment_status::complete)
         return status;
-    if (auto it = s.metadata.find("free_form"); it != s.metadata.end() && it->value().is_bool()
-                                                     && it->value().get_bool())
+    if (is_free_form(s.metadata))
         return status;   // free-form input: the text is the input, nothing to parse
     boost::json::parse_options options;
     options.max_depth = options_.max_depth;
@@ -194,10 +201,7 @@ template<class Target>
 void segment_writer<Target>::end(segment_ref r, segment_status status, std::string_view error)
 {
     auto& s = slot(r);
-    if (!s.carry.empty()) {
-        --holding_;
-        s.carry.flush([&](std::string_view rest) { emit_content(s, rest); });
-    }
+    flush_held(s);
     s.error.clear();
     auto e = event_of(segment_event_type::SEGMENT_END, s);
     if (is_tool_segment(s.type)) {
