@@ -93,7 +93,8 @@ struct choice_sink {
 /// error::provider_mismatch, or error::empty_stream when there was no byte but blanks. Either
 /// is also the stream's error (summary().error names the provider; the sink gets
 /// provider_failed). A valid empty answer is not one: its events (a role, a finish reason) have
-/// the shape.
+/// the shape. Nor is a stream whose every event was dropped as oversized: event_too_large or
+/// line_too_large, returned by write(), stays its error.
 template<class Provider, parser_policy Policy = api_tool_call, event_sink Sink = recording_sink>
     requires provider_traits<Provider>
 class pipeline {
@@ -181,6 +182,7 @@ private:
     std::string verdict_;       // why the stream is not the provider's (provider_mismatch, empty_stream)
     bool recognized_ = false;   // the converter made a chunk of some event
     bool seen_input_ = false;   // a byte other than a blank was written
+    bool seen_event_ = false;   // the transport passed an event to the converter
     bool started_ = false;      // response_started was delivered
     bool failed_ = false;       // provider_failed was delivered
     bool finished_ = false;

@@ -211,7 +211,8 @@ TEST_CASE("memory bound: a 200 MB SSE event and a 200 MB NDJSON line are dropped
                      [&](std::string_view bytes) { too_large += sse.write(bytes) == error::event_too_large; })
               >= total);
         CHECK(too_large == 1);   // once per event
-        CHECK(!sse.finish());
+        CHECK(!sse.finish());   // not provider_mismatch: the oversized event stays the stream's error
+        CHECK(sse.first_error() == error::event_too_large);
 
         pipeline<ollama, api_tool_call, null_sink> ndjson(null_sink{}, options);
         too_large = 0;
@@ -220,6 +221,7 @@ TEST_CASE("memory bound: a 200 MB SSE event and a 200 MB NDJSON line are dropped
               >= total);
         CHECK(too_large == 1);   // once per line
         CHECK(!ndjson.finish());
+        CHECK(ndjson.first_error() == error::line_too_large);
     });
     INFO("peak " << used << " bytes");
     CHECK(used < bound);

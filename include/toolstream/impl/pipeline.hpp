@@ -138,7 +138,10 @@ error_code pipeline<Provider, Policy, Sink>::write(std::string_view bytes)
     error_code first;
     auto emit = [&](std::size_t index, const chunk_response& chunk) { note(route(index, chunk), first, false); };
     // Transport errors come to the visitor among the events, so all errors are noted in stream order.
-    detail::overloaded on_event{[&](const stream_event& ev) { note(converter_.convert(ev, emit), first); },
+    detail::overloaded on_event{[&](const stream_event& ev) {
+                                    seen_event_ = true;
+                                    note(converter_.convert(ev, emit), first);
+                                },
                                 [&](error_code ec) { note(ec, first); }};
     // The decoder's errors reach `on_event` in stream order; only a failed allocation is new here.
     note(detail::guard_allocation([&] {
@@ -157,7 +160,10 @@ error_code pipeline<Provider, Policy, Sink>::finish()
         return {};
     error_code first;
     auto emit = [&](std::size_t index, const chunk_response& chunk) { note(route(index, chunk), first, false); };
-    detail::overloaded on_event{[&](const stream_event& ev) { note(converter_.convert(ev, emit), first); },
+    detail::overloaded on_event{[&](const stream_event& ev) {
+                                    seen_event_ = true;
+                                    note(converter_.convert(ev, emit), first);
+                                },
                                 [&](error_code ec) { note(ec, first); }};
     note(detail::guard_allocation([&] {
              (void)decoder_.finish(on_event);
@@ -165,7 +171,11 @@ error_code pipeline<Provider, Policy, Sink>::finish()
              return error_code{};
          }),
          first);
-    if (!recognized_) {
+    // When the transport dropped every event as oversized, that error already says why no chunk
+    // came: the dialect of what was dropped is unknown.
+    const bool all_dropped = !seen_event_
+                             && (stream_error_ == error::event_too_large || stream_error_ == error::line_too_large);
+    if (!recognized_ && !all_dropped) {
         // Not the provider's stream: the verdict comes first, before what finish() met.
         const error_code ec = seen_input_ ? error::provider_mismatch : error::empty_stream;
         const std::string_view name = converter_type::name;
