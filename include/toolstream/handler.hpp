@@ -26,12 +26,15 @@ struct handler_options {
     std::size_t choice = 0;
     /// Bounds on native tool calls; `max_depth` also bounds every tool segment's arguments.
     native_call_limits native_limits;
+    /// Keep each invocation for invocations() (off: the sink still gets each one, and a call's
+    /// arguments are freed once it has: a server relaying a stream holds no finished call).
+    bool keep_invocations = true;
 };
 
 /// Feeds one response stream through `Policy` and delivers events and invocations to `Sink`.
 ///
-/// Every event first passes the invocation adapter, then reaches the sink; an invocation reaches
-/// the sink right after the END event that completed it. Every other kind of event the writer
+/// Every event reaches the sink; an invocation reaches it right after the END event that
+/// completed it, built from the writer's storage for that END (moved, not copied). Every other kind of event the writer
 /// makes (argument fragments, consumed markup) reaches the sink when it takes that kind.
 /// `chunk.reasoning` becomes reasoning segments whatever the policy; `chunk.content` goes to the
 /// policy; `chunk.tool_calls` are assembled here, for every policy: a provider may send native
@@ -48,11 +51,12 @@ public:
     }
 
     explicit handler(Sink sink, handler_options options = {}, Policy policy = {})
-        : dispatch_{std::move(sink), {}, {}},
+        : dispatch_{std::move(sink), {}, {}, nullptr, options.keep_invocations},
           writer_(dispatch_, writer_options{std::move(options.segment_id_prefix), options.choice,
                                             options.native_limits.max_depth}),
           native_(options.native_limits), policy_(std::move(policy))
     {
+        dispatch_.writer = &writer_;
     }
 
     // The writer points into this object.
@@ -88,11 +92,13 @@ public:
     }
 
 private:
-    // Receives every event from the writer: adapter first, then the user's sink.
+    // Receives every event from the writer: the user's sink, then the invocation an END made.
     struct dispatcher {
         Sink sink;
         std::vector<tool_invocation> invocations;
         invocation_adapter adapter;
+        segment_writer<dispatcher>* writer;
+        bool keep_invocations;
 
         void operator()(const segment_event& e);
         template<class Event>

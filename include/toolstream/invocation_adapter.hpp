@@ -7,7 +7,9 @@
 #include <toolstream/tool_syntax.hpp>
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
 
 namespace toolstream {
 
@@ -22,11 +24,36 @@ class invocation_adapter {
 public:
     std::optional<tool_invocation> on_event(const segment_event& e) const
     {
+        auto inv = build(e);
+        if (inv) {
+            inv->arguments_raw = e.arguments_text;
+            if (e.arguments != nullptr)
+                inv->arguments = *e.arguments;
+        }
+        return inv;
+    }
+
+    /// The same, taking the arguments and their text from the storage `e` points to (left
+    /// empty) instead of copying them: a large call is not held twice.
+    std::optional<tool_invocation> on_event(const segment_event& e, boost::json::object&& arguments,
+                                            std::string&& arguments_text) const
+    {
+        auto inv = build(e);
+        if (inv) {
+            inv->arguments_raw = std::move(arguments_text);
+            if (e.arguments != nullptr)
+                inv->arguments = std::move(arguments);
+        }
+        return inv;
+    }
+
+private:
+    std::optional<tool_invocation> build(const segment_event& e) const
+    {
         if (e.type != segment_event_type::SEGMENT_END || !is_tool_segment(e.segment_kind))
             return std::nullopt;
         tool_invocation inv;
         inv.id = e.segment_id;
-        inv.arguments_raw = e.arguments_text;
         inv.status = to_invocation_status(e.status);
         inv.error = e.error;
         if (e.metadata != nullptr)
@@ -34,8 +61,6 @@ public:
                 inv.name = it->value().get_string();
         if (const tool_syntax* syntax = find_tool_syntax(e.segment_kind); inv.name.empty() && syntax != nullptr)
             inv.name = syntax->tool_name;
-        if (e.arguments != nullptr)
-            inv.arguments = *e.arguments;
         inv.free_form = is_free_form(e);
         if (inv.name.empty() && inv.status == invocation_status::complete) {
             inv.status = invocation_status::invalid_arguments;
@@ -44,7 +69,6 @@ public:
         return inv;
     }
 
-private:
     static invocation_status to_invocation_status(segment_status s) noexcept
     {
         switch (s) {

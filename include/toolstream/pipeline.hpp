@@ -33,6 +33,9 @@ struct pipeline_options {
     ndjson_options ndjson;
     /// Bounds on each choice's native tool calls.
     native_call_limits native_limits;
+    /// Keep each choice's invocations for choice().invocations() and summary() (off: the sink
+    /// still gets each one; a relay holds no finished call, see handler_options).
+    bool keep_invocations = true;
 };
 
 namespace detail {

@@ -14,6 +14,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -53,7 +54,7 @@ struct writer_options {
 /// END of a tool segment that its policy ends `complete` parses the joined fragments (no
 /// fragments, or only whitespace, stand for `{}`, as a native call's `"arguments":""` does); JSON that is not an object, or a file/shell tool without its required field,
 /// makes it `invalid_arguments`. The parsed object is the END event's `arguments` (and, for
-/// tool_call segments, metadata `arguments`, as the reference's events carry it).
+/// tool_call segments, metadata `arguments`, as AutoByteus's segment events carry it).
 template<class Target>
 class segment_writer {
 public:
@@ -112,6 +113,35 @@ public:
     /// Everything given as content so far, bytes held back included (kept for tool segments only).
     std::string_view content_of(segment_ref r) const { return slots_[index(r)].content; }
 
+    /// The argument fragments given so far, joined (not the ones the writer generates).
+    std::string_view arguments_of(segment_ref r) const { return slots_[index(r)].arguments; }
+
+    /// How many bytes of content the segment has had, whether kept or not.
+    std::size_t content_size(segment_ref r) const { return slots_[index(r)].content_size; }
+
+    /// Stops keeping the segment's content (content_of() is then empty; content_size() still
+    /// counts it), for a policy that never reads it back: a native call's arguments hold it.
+    void drop_content(segment_ref r)
+    {
+        auto& s = slot(r);
+        s.keep_content = false;
+        std::string().swap(s.content);
+    }
+
+    /// The END event of a tool segment being delivered: its parsed arguments (null unless
+    /// complete) and their text, for the target that receives it to move out of rather than copy
+    /// (the writer drops them after END). Nothing outside that delivery.
+    struct ending_arguments {
+        boost::json::object* parsed;
+        std::string& text;
+    };
+    std::optional<ending_arguments> ending() noexcept
+    {
+        if (ending_ == nullptr)
+            return std::nullopt;
+        return ending_arguments{ending_->end_arguments, ending_->arguments};
+    }
+
     /// Emits END with the accumulated metadata; see the class comment for tool segments.
     void end(segment_ref r, segment_status status = segment_status::complete, std::string_view error = {});
 
@@ -138,12 +168,15 @@ private:
         segment_type type = segment_type::text;
         boost::json::object metadata;
         std::string content;
+        std::size_t content_size = 0;   // bytes of content so far, kept or not
         std::string arguments;          // the fragments so far
-        boost::json::object parsed;     // END's arguments
+        boost::json::object parsed;     // END's arguments (a tool_call's are in its metadata)
+        boost::json::object* end_arguments = nullptr;   // where END's arguments are, when complete
         std::string error;              // END's error, when the writer made it
         fragments writer = fragments::none;
         detail::utf8_carry carry;       // the first bytes of a character the next delta finishes
         bool late_required = false;     // generated before the required metadata was known
+        bool keep_content = true;       // false after drop_content()
         bool open = false;
     };
 
@@ -199,6 +232,7 @@ private:
     std::uint64_t counter_ = 0;
     error_code reported_;
     std::size_t holding_ = 0;   // open segments whose carry holds bytes
+    open_segment* ending_ = nullptr;   // the tool segment whose END is being delivered
 };
 
 } // namespace toolstream

@@ -132,6 +132,7 @@ std::unique_ptr<toolstream::runtime_pipeline<Sink>> make_pipeline(const options&
     po.segment_id_prefix = random_id_prefix();
     po.native_limits.max_calls = o.max_calls;
     po.native_limits.max_argument_bytes = o.max_argument_bytes;
+    po.keep_invocations = false;   // the sink relays each call; nothing reads them afterwards
     po.sse.max_event_size = std::min(po.sse.max_event_size, o.max_response_bytes);
     po.ndjson.max_line_size = std::min(po.ndjson.max_line_size, o.max_response_bytes);
     auto made = toolstream::runtime_pipeline<Sink>::create(o.provider, o.parser, std::move(sink), std::move(po),

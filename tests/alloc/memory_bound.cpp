@@ -11,6 +11,8 @@
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/ollama.hpp>
 #include <toolstream/providers/openai_chat.hpp>
+#include <toolstream/sinks.hpp>
+#include <toolstream/writers/openai_sse.hpp>
 
 #include "catch_compat.hpp"
 #include "providers/large_streams.hpp"
@@ -285,4 +287,68 @@ TEST_CASE("memory bound: large events use a small multiple of the largest, whate
     check(anthropic{}, R"({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"@"}})");
     check(gemini{}, R"({"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{"content":"@"}}}]},"index":0}]})");
     check(ollama{}, R"({"message":{"role":"assistant","content":"@"},"done":false})");
+}
+
+TEST_CASE("memory bound: a 24 MiB native write_file relayed as SSE is held as text and parsed, no more", "[alloc][memory]")
+{
+    // The arguments' text in the writer (capacity up to 32 MiB) and, at END, its parse: each
+    // layer that used to keep a copy (the call assembler's raw text, the decoded body, the
+    // invocation's copies) now borrows or moves one. Measured (-O2): 2.3x the arguments.
+    const std::size_t args = std::size_t{24} << 20;
+    const std::string head =
+        R"(data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function",)"
+        R"("function":{"name":"write_file","arguments":"{\"path\":\"a.txt\",\"content\":\""}}]}}]})" "\n\n";
+    const std::string unit = R"(data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":")"
+                             + std::string(4000, 'a') + "\"}}]}}]}\n\n";
+    const std::string tail = R"(data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\"}"}}]}}]})"
+                             "\n\n" R"(data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]})" "\n\ndata: [DONE]\n\n";
+    struct byte_count {
+        std::size_t* n;
+        void operator()(std::string_view bytes) const { *n += bytes.size(); }
+    };
+    struct invocation_check {
+        std::size_t* complete;
+        std::size_t body;
+        void operator()(const tool_invocation& inv) const
+        {
+            *complete += inv.is_complete();
+            CHECK(inv.arguments.at("content").as_string().size() == body);
+        }
+    };
+    const std::size_t body = (args + 3999) / 4000 * 4000;
+    for (const bool keep : {true, false}) {
+        INFO((keep ? "invocations kept" : "keep_invocations off"));
+        std::size_t out = 0;
+        std::size_t held_after = 0;
+        const std::size_t base = live.load();
+        const std::size_t used = peak_during([&] {
+            pipeline_options options;
+            options.native_limits.max_argument_bytes = 2 * args;
+            options.keep_invocations = keep;
+            std::size_t invocations_seen = 0;
+            using writer = openai_sse_writer<byte_count>;
+            pipeline<openai_chat, api_tool_call, tee_sink<writer, invocation_check>> p(
+                {writer(byte_count{&out}), invocation_check{&invocations_seen, body}}, options);
+            REQUIRE(!p.write(head));
+            std::string buffer;
+            for (std::size_t sent = 0; sent < args; sent += 4000) {
+                buffer += unit;
+                if (buffer.size() >= write_size) {
+                    REQUIRE(!p.write(buffer));
+                    buffer.clear();
+                }
+            }
+            REQUIRE(!p.write(buffer + tail));
+            REQUIRE(!p.finish());
+            p.sink().first().done();
+            CHECK(invocations_seen == 1);
+            CHECK(p.choice(0).invocations().size() == (keep ? 1u : 0u));
+            held_after = live.load() - base;
+        });
+        INFO("peak " << used << " bytes, held after the call " << held_after);
+        CHECK(out > args);   // the SSE answer carries the whole body
+        CHECK(used < 3 * args);
+        if (!keep)
+            CHECK(held_after < bound);
+    }
 }

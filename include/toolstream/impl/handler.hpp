@@ -8,14 +8,23 @@ namespace toolstream {
 template<parser_policy Policy, event_sink Sink>
 void handler<Policy, Sink>::dispatcher::operator()(const segment_event& e)
 {
-    auto invocation = adapter.on_event(e);
     if constexpr (segment_event_sink<Sink>)
         sink(e);
-    if (invocation) {
-        invocations.push_back(std::move(*invocation));
+    const auto ending = writer->ending();
+    if (!ending)
+        return;
+    auto invocation = adapter.on_event(e, ending->parsed != nullptr ? std::move(*ending->parsed) : boost::json::object{},
+                                       std::move(ending->text));
+    if (!invocation)
+        return;
+    if (!keep_invocations) {
         if constexpr (invocation_sink<Sink>)
-            sink(invocations.back());
+            sink(*invocation);
+        return;
     }
+    invocations.push_back(std::move(*invocation));
+    if constexpr (invocation_sink<Sink>)
+        sink(invocations.back());
 }
 
 template<parser_policy Policy, event_sink Sink>

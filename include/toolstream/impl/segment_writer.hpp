@@ -15,7 +15,8 @@ void segment_writer<Target>::content(segment_ref r, std::string_view delta)
     if (delta.empty())
         return;
     auto& s = slot(r);
-    if (is_tool_segment(s.type))
+    s.content_size += delta.size();
+    if (is_tool_segment(s.type) && s.keep_content)
         s.content.append(delta);   // all of it, held bytes too: policies read it back
     if (s.carry.empty() && detail::utf8_complete_prefix(delta) == delta.size()) {
         emit_content(s, delta);   // the common case
@@ -160,8 +161,10 @@ segment_status segment_writer<Target>::parse_arguments(open_segment& s, segment_
 {
     if (status != segment_status::complete)
         return status;
-    if (is_free_form(s.metadata))
-        return status;   // free-form input: the text is the input, nothing to parse
+    if (is_free_form(s.metadata)) {
+        s.end_arguments = &s.parsed;   // empty: the text is the input, nothing to parse
+        return status;
+    }
     boost::json::parse_options options;
     options.max_depth = options_.max_depth;
     // A body the writer encoded is model text, kept byte for byte whatever it is; JSON a policy
@@ -191,8 +194,12 @@ segment_status segment_writer<Target>::parse_arguments(open_segment& s, segment_
                 return segment_status::invalid_arguments;
             }
         }
+        s.end_arguments = &s.parsed;
     } else {
-        s.metadata["arguments"] = s.parsed;
+        // The event shows them in the metadata too: one object, not a copy.
+        auto& in_metadata = s.metadata["arguments"];
+        in_metadata = std::move(s.parsed);
+        s.end_arguments = &in_metadata.get_object();
     }
     return segment_status::complete;
 }
@@ -211,7 +218,7 @@ void segment_writer<Target>::end(segment_ref r, segment_status status, std::stri
         if (status != given)
             error = s.error;
         if (status == segment_status::complete)
-            e.arguments = &s.parsed;
+            e.arguments = s.end_arguments;
         e.arguments_text = s.arguments;
     }
     // Every segment that is not complete says why; a policy that gave no reason for an
@@ -221,7 +228,9 @@ void segment_writer<Target>::end(segment_ref r, segment_status status, std::stri
     e.metadata = &s.metadata;
     e.status = status;
     e.error = error;
+    ending_ = is_tool_segment(s.type) ? &s : nullptr;
     (*target_)(e);
+    ending_ = nullptr;
     s.open = false;
     // A large body is not kept alive by a free slot.
     constexpr std::size_t keep = std::size_t{1} << 20;
@@ -229,6 +238,7 @@ void segment_writer<Target>::end(segment_ref r, segment_status status, std::stri
         if (buffer->capacity() > keep)
             std::string().swap(*buffer);
     s.parsed = {};
+    s.end_arguments = nullptr;
     free_.push_back(index(r));
 }
 
@@ -251,6 +261,8 @@ segment_ref segment_writer<Target>::open(segment_type type, boost::json::object 
     s.type = type;
     s.metadata = std::move(metadata);
     s.content.clear();
+    s.content_size = 0;
+    s.keep_content = true;
     s.arguments.clear();
     s.carry = {};
     s.writer = fragments::none;

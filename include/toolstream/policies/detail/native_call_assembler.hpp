@@ -50,7 +50,7 @@ private:
         std::string call_id;
         std::string name;
         kind type = kind::unnamed;
-        std::string raw;        // arguments as received: kept for unnamed and file calls
+        std::string raw;        // arguments as received, until the segment starts (then the writer's)
         std::unique_ptr<file_arguments_decoder> decoder;
         std::string held;       // decoded file body that arrived before the path
         std::optional<std::string> path;
@@ -78,7 +78,9 @@ private:
     template<class Writer>
     void body(call& c, std::string_view piece, Writer& out);
     template<class Writer>
-    void catch_up(call& c, Writer& out);
+    static std::string_view raw_of(const call& c, Writer& out);
+    template<class Writer>
+    void catch_up(call& c, std::string_view pending, Writer& out);
     template<class Writer>
     void end_call(call& c, segment_status status, Writer& out, error why = {});
 

@@ -78,10 +78,18 @@ void native_call_assembler::name_known(call& c, Writer& out)
     append_arguments(c, pending, out);
 }
 
+// The argument text so far: the call's own until its segment starts, then the writer's (the
+// writer keeps the fragments it is given, so the call does not keep a second copy).
+template<class Writer>
+std::string_view native_call_assembler::raw_of(const call& c, Writer& out)
+{
+    return c.segment ? out.arguments_of(*c.segment) : std::string_view(c.raw);
+}
+
 template<class Writer>
 void native_call_assembler::append_arguments(call& c, std::string_view fragment, Writer& out)
 {
-    const std::size_t held = c.type == kind::generic ? out.content_of(*c.segment).size() : c.raw.size();
+    const std::size_t held = raw_of(c, out).size();
     if (fragment.size() > limits_.max_argument_bytes - std::min(held, limits_.max_argument_bytes)) {
         out.report(error::arguments_too_large);
         end_call(c, segment_status::invalid_arguments, out, error::arguments_too_large);
@@ -98,7 +106,9 @@ void native_call_assembler::append_arguments(call& c, std::string_view fragment,
     case kind::file:
         break;
     }
-    c.raw.append(fragment);
+    const bool started = c.segment.has_value();   // else start_segment passes this fragment on
+    if (!started)
+        c.raw.append(fragment);
     file_sink<Writer> ctx{this, &c, &out};
     const file_argument_callbacks callbacks{
         &ctx,
@@ -112,10 +122,9 @@ void native_call_assembler::append_arguments(call& c, std::string_view fragment,
             s.self->start_segment(*s.c, *s.out);
         }};
     const bool failed = static_cast<bool>(c.decoder->error());
-    const bool started = c.segment.has_value();   // else start_segment passes this fragment on
     c.decoder->write(fragment, callbacks);   // a failure is kept by the decoder for end_call
     if (!failed && c.decoder->error())
-        catch_up(c, out);
+        catch_up(c, started ? fragment : std::string_view{}, out);
     if (started)
         out.arguments(*c.segment, fragment);
 }
@@ -130,15 +139,16 @@ void native_call_assembler::body(call& c, std::string_view piece, Writer& out)
 }
 
 // The decoder dropped the body it had decoded from the write that failed, so how far the body
-// got would depend on the fragmentation. A replay of the raw text, one byte at a time over that
-// last write, streams the rest of the valid body before the error, as 1-byte fragments would.
+// got would depend on the fragmentation. A replay of the raw text (what the writer holds, then
+// `pending`, the fragment not passed on yet), one byte at a time over that last write, streams
+// the rest of the valid body before the error, as 1-byte fragments would.
 template<class Writer>
-void native_call_assembler::catch_up(call& c, Writer& out)
+void native_call_assembler::catch_up(call& c, std::string_view pending, Writer& out)
 {
     struct tail {
         std::size_t skip;   // body already streamed
         std::string bytes;
-    } t{c.segment ? out.content_of(*c.segment).size() : c.held.size(), {}};
+    } t{c.segment ? out.content_size(*c.segment) : c.held.size(), {}};
     const file_argument_callbacks callbacks{
         &t,
         [](void* p, std::string_view piece) {
@@ -149,11 +159,20 @@ void native_call_assembler::catch_up(call& c, Writer& out)
         },
         [](void*, std::string_view) {}};
     file_arguments_decoder replay(c.name == "write_file" ? "content" : "patch", limits_.max_depth);
-    const std::string_view raw = c.raw;
+    const std::string_view held = raw_of(c, out);
+    const std::size_t total = held.size() + pending.size();
+    const auto bytes = [&](std::size_t from, std::size_t count) {   // of held + pending, within one
+        return from < held.size() ? held.substr(from, std::min(count, held.size() - from))
+                                  : pending.substr(from - held.size(), count);
+    };
     const std::size_t good = c.decoder->consumed();
-    replay.write(raw.substr(0, good), callbacks);
-    for (std::size_t at = good; at < raw.size() && !replay.error(); ++at)
-        replay.write(raw.substr(at, 1), callbacks);
+    for (std::size_t at = 0; at < good;) {   // at most two pieces
+        const auto piece = bytes(at, good - at);
+        replay.write(piece, callbacks);
+        at += piece.size();
+    }
+    for (std::size_t at = good; at < total && !replay.error(); ++at)
+        replay.write(bytes(at, 1), callbacks);
     body(c, t.bytes, out);
 }
 
@@ -171,8 +190,11 @@ void native_call_assembler::start_segment(call& c, Writer& out)
         : c.name == "write_file"                   ? segment_type::write_file
                                                    : segment_type::patch_file;
     c.segment = out.start(type, std::move(metadata), c.call_id);
-    if (c.type == kind::file)
+    out.drop_content(*c.segment);   // the arguments hold it; the sizes are all this reads back
+    if (c.type == kind::file) {
         out.arguments(*c.segment, c.raw);   // the provider's fragments so far, verbatim
+        std::string().swap(c.raw);
+    }
     if (!c.held.empty()) {
         out.content(*c.segment, c.held);
         std::string().swap(c.held);
@@ -204,7 +226,7 @@ void native_call_assembler::end_call(call& c, segment_status status, Writer& out
                 boost::json::parse_options options;
                 options.max_depth = limits_.max_depth;
                 error_code whole;
-                (void)boost::json::parse(c.raw, whole, {}, options);
+                (void)boost::json::parse(raw_of(c, out), whole, {}, options);
                 if (whole)
                     ec = whole;
             }
