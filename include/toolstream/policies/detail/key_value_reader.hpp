@@ -6,6 +6,7 @@
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/policies/detail/block_context.hpp>
+#include <toolstream/policies/detail/parameter_value_end.hpp>
 #include <toolstream/policies/detail/traits_members.hpp>
 #include <toolstream/tool_syntax.hpp>
 #include <toolstream/tools/raw_parameters.hpp>
@@ -14,7 +15,6 @@
 
 #include <array>
 #include <cstddef>
-#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -31,9 +31,8 @@ namespace toolstream::detail {
 /// syntax. Bytes between parameters are the tool_call's raw text. `read_parameter_name(raw)`,
 /// when the format has it, turns the raw name into the key (strip quotes...).
 ///
-/// value_close ends a value only when blanks (at most `max_lookahead`) and then parameter_open or
-/// the end marker follow it; otherwise it is a literal part of the value (a file body may hold
-/// `</parameter>`). Past the lookahead it ends the value (error::marker_too_long reported).
+/// value_close ends a value as parameter_value_end says: otherwise it is a literal part of the
+/// value (a file body may hold `</parameter>`).
 ///
 /// With schemas, a tool_call's value whose property has a type other than a plain string (a
 /// non-string, nullable or union type) is held (up to the cap) and its fragment `"KEY":VALUE`
@@ -44,8 +43,6 @@ namespace toolstream::detail {
 template<class T>
 class key_value_reader {
 public:
-    static constexpr std::size_t max_lookahead = 64;
-
     /// A call named `tool` begins; `schemas` (may be null) type its values; `cap` bounds a held value.
     void begin(const call_frame& call, std::string_view tool, const tool_schemas* schemas, std::size_t cap)
     {
@@ -84,7 +81,7 @@ public:
     bool finalize(block_context<W>& ctx)
     {
         while (phase_ == phase::value && !ctx.view().empty()) {   // a close nothing contradicts closes the value
-            const value_end e = find_value_end(ctx.view(), true);
+            const auto e = value_end::find(ctx.view(), true, line_start_);
             if (e.what == closing::no) {
                 emit_value(ctx, e.position);
                 continue;
@@ -119,7 +116,8 @@ public:
 private:
     enum class phase { between, name, value_open, value, done };
     enum class use { argument, body, metadata, ignored };
-    enum class closing { yes, no, more, past_lookahead };
+    using value_end = parameter_value_end<T>;
+    using closing = typename value_end::closing;
 
     static constexpr std::string_view parameter_open = T::parameter_open;
     static constexpr std::string_view parameter_name_end = T::parameter_name_end;
@@ -216,7 +214,7 @@ private:
             }
         }
         at_value_start_ = false;
-        const value_end e = find_value_end(v, false);
+        const auto e = value_end::find(v, false, line_start_);
         switch (e.what) {
         case closing::no: emit_value(ctx, e.position); return true;   // a literal marker: part of the value
         case closing::past_lookahead: ctx.out.report(error::marker_too_long); [[fallthrough]];
@@ -228,79 +226,6 @@ private:
             --end;   // possibly the line break before a close: held
         emit_value(ctx, end);
         return end > 0;
-    }
-
-    // Where the value in `v` ends: at value_close followed by the next parameter or the end
-    // marker (closes_value); or, when value_close is missing, at parameter_open or the end marker
-    // written at the start of a line (the end marker followed by what may follow a call). `no`:
-    // a literal marker, `position` past it; `more`: undecided from `position` on.
-    struct value_end {
-        closing what;
-        std::size_t position;
-        std::size_t marker;   // the bytes of value_close at `position` (0: none)
-    };
-    value_end find_value_end(std::string_view v, bool at_end) const noexcept
-    {
-        const std::array<std::string_view, 3> markers{value_close, parameter_open, end_marker};
-        const auto m = find_marker(v, markers, ignore_case);
-        if (m.marker == marker_match::npos)
-            return {at_end ? closing::no : closing::more, at_end ? v.size() : m.position, 0};
-        const std::string_view found = markers[m.marker];
-        const std::string_view rest = v.substr(m.position + found.size());
-        const std::size_t past = m.position + found.size();
-        if (m.marker == 0) {
-            closing c = closes_value(rest);
-            if (c == closing::more && at_end)
-                c = closing::yes;
-            return {c, c == closing::no ? past : m.position, value_close.size()};
-        }
-        const bool line = m.position > 0 ? v[m.position - 1] == '\n' : line_start_;
-        if (!line)
-            return {closing::no, past, 0};
-        if (m.marker == 1)
-            return {closing::yes, m.position, 0};
-        closing c = follows_call(rest);
-        if (c == closing::more && at_end)
-            c = closing::yes;
-        if (c == closing::past_lookahead)
-            c = closing::no;   // too many blanks after it: a literal
-        return {c, c == closing::no ? past : m.position, 0};
-    }
-
-    // Whether the value_close followed by `rest` ends the value.
-    static closing closes_value(std::string_view rest) noexcept
-    {
-        return followed_by(rest, {parameter_open, end_marker});
-    }
-
-    // Whether `rest`, after a parameters_close with no value_close before it, is what follows a
-    // call: blanks, then the call's close, the section's close or the next call.
-    static closing follows_call(std::string_view rest) noexcept
-    {
-        return followed_by(rest, {call_close_of<T>(), section_close_of<T>(), std::string_view(T::call_open),
-                                  bare_call_open_of<T>()});
-    }
-
-    // Whether `rest` is blanks (fewer than max_lookahead) and then one of `next` (empty ones
-    // left out): `more` while what is there may still become one.
-    static closing followed_by(std::string_view rest, std::initializer_list<std::string_view> next) noexcept
-    {
-        std::size_t i = 0;
-        while (i < rest.size() && i < max_lookahead && is_blank(rest[i]))
-            ++i;
-        if (i == max_lookahead)
-            return closing::past_lookahead;
-        const std::string_view text = rest.substr(i);
-        bool prefix = false;
-        for (const std::string_view marker : next) {
-            if (marker.empty())
-                continue;
-            const std::size_t n = scan::common_prefix(text, marker, ignore_case);
-            if (n == marker.size())
-                return closing::yes;
-            prefix = prefix || n == text.size();
-        }
-        return prefix ? closing::more : closing::no;
     }
 
     // The value ends at `at`, where its value_close (`marker` bytes, 0 when it is missing) begins.
