@@ -2,6 +2,8 @@
 // boost::json::value current, in amortised O(delta) per fragment, never re-reading a byte.
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
+
 #include <boost/json/value.hpp>
 
 #include <cstdint>
@@ -76,15 +78,13 @@ private:
         boost::json::value* container;
     };
 
-    static bool is_space(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
     void step(char c)
     {
         switch (in_) {
         case in::string_value:
         case in::key: string_byte(c); return;
         case in::scalar:
-            if (c == ',' || c == '}' || c == ']' || is_space(c)) {
+            if (c == ',' || c == '}' || c == ']' || detail::is_blank(c)) {
                 end_scalar();
                 if (failed_)
                     return;
@@ -99,7 +99,7 @@ private:
 
     void structural(char c)
     {
-        if (is_space(c))
+        if (detail::is_blank(c))
             return;
         switch (expect_) {
         case expect::first_key:

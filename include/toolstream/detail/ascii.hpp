@@ -28,6 +28,12 @@ constexpr std::string_view skip_blanks(std::string_view s) noexcept
     return first == std::string_view::npos ? std::string_view{} : s.substr(first);
 }
 
+/// The index of the first non-blank character of `s` at or after `i` (s.size() when none).
+constexpr std::size_t skip_blanks(std::string_view s, std::size_t i) noexcept
+{
+    return std::min(s.find_first_not_of(json_whitespace, i), s.size());
+}
+
 /// `s` without leading and trailing blanks.
 constexpr std::string_view trim_blanks(std::string_view s) noexcept
 {

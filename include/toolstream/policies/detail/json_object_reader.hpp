@@ -1,6 +1,7 @@
 // A call's arguments written as one raw JSON object after a header that named the tool.
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/policies/detail/block_context.hpp>
 #include <toolstream/policies/detail/json_file_arguments.hpp>
 
@@ -35,7 +36,7 @@ public:
         const std::string_view v = ctx.view();
         std::size_t i = 0;
         if (!started_) {
-            while (i < v.size() && (v[i] == ' ' || v[i] == '\t' || v[i] == '\n' || v[i] == '\r'))
+            while (i < v.size() && is_blank(v[i]))
                 ++i;
             ctx.take(i, byte_role::markup);
             if (i == v.size())

@@ -102,13 +102,6 @@ private:
     static constexpr std::size_t brace = 1;
     static constexpr std::array<std::string_view, 2> openers_{"<|python_tag|>", "{"};
 
-    static std::size_t skip_blanks(std::string_view w, std::size_t i) noexcept
-    {
-        while (i < w.size() && is_blank(w[i]))
-            ++i;
-        return i;
-    }
-
     // Whether w[i..] opens one call object (`{"name": "…", "parameters":` or `"arguments":`):
     // block (yes), text (no) or more.
     static opening_verdict::kind signature_at(std::string_view w, std::size_t i)

@@ -4,6 +4,7 @@
 // by the detokenizer as a special token, leaving `[TOOL_CALLS]NAME{…}`).
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/policies/detail/json_call_block.hpp>
 #include <toolstream/policies/detail/json_object_reader.hpp>
 #include <toolstream/policies/text_format.hpp>
@@ -116,12 +117,6 @@ private:
     static constexpr std::size_t at = opener.size();
     static constexpr std::array<std::string_view, 1> openers_{opener};
 
-    static std::size_t skip_blanks(std::string_view w, std::size_t i) noexcept
-    {
-        while (i < w.size() && (w[i] == ' ' || w[i] == '\t' || w[i] == '\n' || w[i] == '\r'))
-            ++i;
-        return i;
-    }
     static std::size_t skip_name(std::string_view w, std::size_t i) noexcept
     {
         const auto name_char = [](char c) {
