@@ -1,6 +1,7 @@
-// The one list of providers and parser policies. Runtime selection by name, the CLI's names, a
-// provider's framing and the fuzz targets all derive from it: adding a provider or a policy is
-// one line here.
+// The one list of providers and parser policies. Runtime selection by name, both programs' names,
+// a provider's framing, the fuzz targets (one per provider; every text format in fuzz_formats)
+// and the formats benchmark derive from it: adding a provider or a policy is one line here (and,
+// for a text format, its sample in tests/support/format_samples.hpp).
 #pragma once
 
 #include <toolstream/policies/api_tool_call.hpp>
@@ -15,7 +16,7 @@
 #include <toolstream/policies/formats/llama3_json.hpp>
 #include <toolstream/policies/formats/longcat.hpp>
 #include <toolstream/policies/formats/mistral.hpp>
-#include <toolstream/policies/formats/openai.hpp>
+#include <toolstream/policies/formats/harmony.hpp>
 #include <toolstream/policies/formats/minimax_m2.hpp>
 #include <toolstream/policies/formats/qwen3_coder.hpp>
 #include <toolstream/policies/formats/qwen3_xml.hpp>
@@ -50,7 +51,7 @@ using registered_providers = type_list<openai_chat, openai_responses, anthropic,
 /// Parser policies, each with a static `name`. The first is the default.
 using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
                                       hermes, qwen3_coder, glm45, minimax_m2, deepseek_v31, deepseek_v3, kimi_k2,
-                                      mistral_calls, llama3_json, openai, structured,
+                                      mistral_calls, llama3_json, harmony, structured,
                                       seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml>;
 
 /// Other names a policy answers to: {alias, name}.

@@ -85,7 +85,7 @@ struct owned_segment_event {
     friend bool operator==(const owned_segment_event&, const owned_segment_event&) = default;
 };
 
-/// The event JSON of the reference implementation:
+/// The event JSON of AutoByteus's streaming parser (autobyteus-ts `SegmentEvent`):
 ///   {"type":"SEGMENT_START","segment_id":"…","segment_type":"write_file","payload":{"metadata":{…}}}
 ///   {"type":"SEGMENT_CONTENT","segment_id":"…","payload":{"delta":"…"}}
 ///   {"type":"SEGMENT_END","segment_id":"…","payload":{"metadata":{…}}}

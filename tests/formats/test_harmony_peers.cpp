@@ -1,7 +1,7 @@
 // openai (harmony) against vLLM's openai tool parser and llama.cpp's gpt-oss parser: a recipient
 // in the role header is a call, as well as one after the channel. Every input runs at every split
 // position, in 1-byte and random chunks, with byte conservation.
-#include <toolstream/policies/formats/openai.hpp>
+#include <toolstream/policies/formats/harmony.hpp>
 
 #include "catch_compat.hpp"
 #include "formats/format_checks.hpp"
@@ -13,19 +13,19 @@ using test::segments;
 TEST_CASE("openai: a recipient in the role header is a call (vLLM, llama.cpp)", "[formats][openai][peers]")
 {
     // The recipient before the channel, a whole message.
-    const auto role = test::run_checked<openai>(
+    const auto role = test::run_checked<harmony>(
         "<|channel|>analysis<|message|>Need weather.<|end|><|start|>assistant to=functions.get_weather<|channel|>commentary "
         "<|constrain|>json<|message|>{\"city\": \"Tokyo\"}<|call|>");
     CHECK(test::content_of_type(role.events, segment_type::reasoning) == "Need weather.");
     CHECK(calls(role) == "seg_2 get_weather {\"city\":\"Tokyo\"}\n");
     // The completion began inside the prompt's `<|start|>assistant`: the role part's recipient
     // comes first (llama.cpp's raw completion); the blank before it is text.
-    CHECK(segments(test::run_checked<openai>(" to=functions.f<|channel|>commentary json<|message|>{\"a\": 1}<|call|>"))
+    CHECK(segments(test::run_checked<harmony>(" to=functions.f<|channel|>commentary json<|message|>{\"a\": 1}<|call|>"))
           == "text \" \"\ntool_call {\"tool_name\":\"f\"} \"{\\\"a\\\": 1}\"\n");
     // After the channel, as before.
-    CHECK(calls(test::run_checked<openai>("<|start|>assistant<|channel|>commentary to=functions.g <|constrain|>json<|message|>{}"))
+    CHECK(calls(test::run_checked<harmony>("<|start|>assistant<|channel|>commentary to=functions.g <|constrain|>json<|message|>{}"))
           == "seg_1 g {}\n");
     // `to=` in an answer's prose is text.
-    CHECK(segments(test::run_checked<openai>("<|channel|>final<|message|>Send it to=me")) == "text \"Send it to=me\"\n");
-    CHECK(segments(test::run_checked<openai>("Say to=x")) == "text \"Say to=x\"\n");
+    CHECK(segments(test::run_checked<harmony>("<|channel|>final<|message|>Send it to=me")) == "text \"Send it to=me\"\n");
+    CHECK(segments(test::run_checked<harmony>("Say to=x")) == "text \"Say to=x\"\n");
 }

@@ -119,6 +119,8 @@ struct json_calls_format {
     using reader = detail::json_calls_reader;
 };
 
+/// Named json_calls, not json: `toolstream::json` would collide with the usual
+/// `namespace json = boost::json;` in a user's code that also says `using namespace toolstream;`.
 using json_calls = text_format_policy<json_calls_format>;
 
 } // namespace toolstream

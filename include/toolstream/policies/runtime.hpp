@@ -35,7 +35,7 @@ class runtime_policy {
 public:
     using variant_type = detail::variant_of<registered_policies>::type;
 
-    /// The first registered policy (api_tool_call, the default of the reference).
+    /// The first registered policy (api_tool_call, AutoByteus's default too).
     runtime_policy() = default;
 
     template<class Policy>
@@ -167,7 +167,7 @@ inline result<runtime_policy> make_policy(std::string_view name, std::string_vie
 }
 
 /// The environment variable TOOLSTREAM_STREAM_PARSER when it names a policy, else
-/// "api_tool_call" (as the reference treats AUTOBYTEUS_STREAM_PARSER). The view is static.
+/// "api_tool_call" (as AutoByteus treats AUTOBYTEUS_STREAM_PARSER). The view is static.
 inline std::string_view default_policy_name()
 {
     const char* env = std::getenv("TOOLSTREAM_STREAM_PARSER");

@@ -28,8 +28,8 @@ struct xml_options {
     /// waits for a path that comes after the body. Past it the segment STARTs without a path;
     /// a path that comes later is in the END's metadata and the invocation.
     std::size_t max_held_body = std::size_t{1} << 20;
-    /// When false, `<tool …>` stays text; the shorthand tags are still parsed (as the
-    /// reference's parser does for api_tool_call).
+    /// When false, `<tool …>` stays text; the shorthand tags are still parsed (as
+    /// AutoByteus's parser does for api_tool_call).
     bool parse_tool_calls = true;
 };
 

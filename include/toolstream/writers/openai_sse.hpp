@@ -45,7 +45,7 @@ struct openai_sse_options {
     std::size_t max_held_call_bytes = 256 * 1024;
 };
 
-/// The phases of tool progress, as Bernard's design names them.
+/// The phases of a tool the host runs: started, progressing, done, failed.
 enum class tool_phase { step, progress, complete, error };
 
 /// Progress of a tool the host application runs. `data` (any JSON, or null) and `timestamp`

@@ -98,7 +98,7 @@ inline bool is_tag(const std::optional<xml_tag_view>& t, std::string_view name, 
 }
 
 /// The raw value of attribute `key` (ASCII case-insensitive) in `attributes`: `key = "v"` or
-/// `key='v'` with any spacing, as the reference's `name\s*=\s*["']…["']` finds it, except that
+/// `key='v'` with any spacing, as AutoByteus's XML parser finds it (`name\s*=\s*["']…["']`), except that
 /// the key must be a whole attribute name. Empty values count as absent.
 inline std::optional<std::string_view> find_attribute(std::string_view attributes, std::string_view key) noexcept
 {

@@ -26,7 +26,7 @@ namespace toolstream::detail {
 ///
 /// Boost 1.81's monotonic_resource::release() frees the arena's blocks but keeps doubling the
 /// size of the next one, so an arena reused across payloads asks for ever larger blocks until
-/// one fails (issue 10: 23 events over 4 KiB threw std::bad_alloc). A new arena per payload
+/// one fails (23 events over 4 KiB are enough for std::bad_alloc). A new arena per payload
 /// starts its growth afresh; constructing one is a few stores and allocates nothing.
 ///
 /// - Payloads of up to `max_arena_text` bytes use the arena. Its first block starts as 4 KiB

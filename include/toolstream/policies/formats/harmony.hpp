@@ -1,4 +1,5 @@
-// openai: gpt-oss harmony messages, as vLLM's --tool-call-parser openai reads them:
+// harmony: gpt-oss harmony messages, as vLLM's --tool-call-parser openai reads them (so its
+// name is "openai"):
 // `<|channel|>analysis<|message|>…<|end|>` (reasoning),
 // `<|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`
 // (a call; `to=` may also sit before `<|channel|>`), `<|start|>assistant<|channel|>final<|message|>…` (text).
@@ -18,7 +19,7 @@
 
 namespace toolstream::detail {
 
-/// The blocks of openai: a message header, from `<|start|>` or `<|channel|>` to `<|message|>`
+/// The blocks of harmony: a message header, from `<|start|>` or `<|channel|>` to `<|message|>`
 /// (read within the hold cap), or a lone end token (`<|end|>`, `<|return|>`, `<|call|>`), all
 /// markup. The header's recipient (`to=NAME`) makes the message a call, whose content is one JSON
 /// object; the analysis channel makes it reasoning, up to the next special token; any other
@@ -163,7 +164,7 @@ private:
 
 namespace toolstream {
 
-/// Traits of the openai format (text_format_traits), gpt-oss's harmony messages as raw text
+/// Traits of the harmony format (text_format_traits), gpt-oss's messages as raw text
 /// (llama.cpp, a text-completion endpoint; the completion starts after the prompt's
 /// `<|start|>assistant`, so its first message may begin at `<|channel|>`):
 /// - `<|channel|>analysis<|message|>` opens reasoning, up to `<|end|>` (markup) or, when the
@@ -178,12 +179,12 @@ namespace toolstream {
 /// - Every header byte and the end tokens `<|end|>`, `<|return|>`, `<|call|>` are markup.
 ///   Special tokens inside a JSON string end nothing; a header with no `<|message|>` within
 ///   `max_held` bytes is text (error::marker_too_long).
-struct openai_format {
-    static constexpr std::string_view name = "openai";
+struct harmony_format {
+    static constexpr std::string_view name = "openai";   ///< vLLM's name for it
     static constexpr bool decodes_file_bodies = true;
     using reader = detail::harmony_reader;
 };
 
-using openai = text_format_policy<openai_format>;
+using harmony = text_format_policy<harmony_format>;
 
 } // namespace toolstream

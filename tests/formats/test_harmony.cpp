@@ -2,7 +2,7 @@
 // tests and the harmony cookbook, at every split position, 1-byte and random chunks, with byte
 // conservation; with and without the end tokens servers strip.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/openai.hpp>
+#include <toolstream/policies/formats/harmony.hpp>
 #include <toolstream/registry.hpp>
 
 #include "catch_compat.hpp"
@@ -16,8 +16,8 @@ using namespace toolstream;
 using test::calls;
 using test::segments;
 
-static_assert(text_format_traits<openai_format> && parser_policy<openai>);
-static_assert(openai::decodes_file_bodies);
+static_assert(text_format_traits<harmony_format> && parser_policy<harmony>);
+static_assert(harmony::decodes_file_bodies);
 static_assert(detail::index_of(policy_names, "openai") < policy_names.size());
 
 TEST_CASE("openai: analysis is reasoning, final is text, with or without end tokens", "[formats][openai]")
@@ -27,7 +27,7 @@ TEST_CASE("openai: analysis is reasoning, final is text, with or without end tok
           "What's up?<|return|>",
           "<|channel|>analysis<|message|>I'm\nthinking<|start|>assistant<|channel|>final<|message|>Hello, world!\nWhat's up?"}) {
         INFO(input);
-        const auto r = test::run_checked<openai>(input);
+        const auto r = test::run_checked<harmony>(input);
         CHECK(segments(r) == "reasoning \"I'm\\nthinking\"\ntext \"Hello, world!\\nWhat's up?\"\n");
         CHECK(r.invocations.empty());
     }
@@ -35,7 +35,7 @@ TEST_CASE("openai: analysis is reasoning, final is text, with or without end tok
 
 TEST_CASE("openai: a call, its recipient after the channel or in the role part", "[formats][openai]")
 {
-    const auto r = test::run_checked<openai>(
+    const auto r = test::run_checked<harmony>(
         "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary "
         "to=functions.get_weather <|constrain|>json<|message|>{\"location\": \"Tokyo\"}<|call|>"
         "<|start|>assistant to=functions.get_time<|channel|>commentary json<|message|>{\"tz\": \"<|call|>\"}<|call|>");
@@ -44,7 +44,7 @@ TEST_CASE("openai: a call, its recipient after the channel or in the role part",
                          "tool_call {\"tool_name\":\"get_time\"} \"{\\\"tz\\\": \\\"<|call|>\\\"}\"\n");
     CHECK(calls(r) == "seg_2 get_weather {\"location\":\"Tokyo\"}\nseg_3 get_time {\"tz\":\"<|call|>\"}\n");
     // SGLang's test: prose before, no blank before <|constrain|>, text after the call.
-    const auto s = test::run_checked<openai>(
+    const auto s = test::run_checked<harmony>(
         "Let me search for that information.\n<|channel|>commentary to=functions.search<|constrain|>json<|message|>"
         "{\"query\": \"rust programming\", \"limit\": 10}<|call|>\nHere are the results...");
     CHECK(calls(s) == "seg_2 search {\"query\":\"rust programming\",\"limit\":10}\n");
@@ -54,21 +54,21 @@ TEST_CASE("openai: a call, its recipient after the channel or in the role part",
 
 TEST_CASE("openai: stripped <|call|> and <|end|>: complete arguments make a complete call", "[formats][openai][finalize]")
 {
-    CHECK(calls(test::run_checked<openai>("<|channel|>analysis<|message|>x<|start|>assistant<|channel|>commentary "
+    CHECK(calls(test::run_checked<harmony>("<|channel|>analysis<|message|>x<|start|>assistant<|channel|>commentary "
                                           "to=functions.f <|constrain|>json<|message|>{\"a\": 1}"))
           == "seg_2 f {\"a\":1}\n");
-    CHECK(calls(test::run_checked<openai>("<|channel|>commentary to=functions.f<|message|>{\"a\": \"<|end|>"))
+    CHECK(calls(test::run_checked<harmony>("<|channel|>commentary to=functions.f<|message|>{\"a\": \"<|end|>"))
           == "seg_1 f {} incomplete\n");
-    CHECK(calls(test::run_checked<openai>("<|channel|>commentary to=functions.f<|message|>not json"))
+    CHECK(calls(test::run_checked<harmony>("<|channel|>commentary to=functions.f<|message|>not json"))
           == "seg_1 f {} invalid_arguments\n");
     // Cut inside reasoning or a header: the held bytes are what they were.
-    CHECK(segments(test::run_checked<openai>("<|channel|>analysis<|message|>abc<|en")) == "reasoning \"abc<|en\"\n");
-    CHECK(segments(test::run_checked<openai>("<|channel|>analy")) == "text \"<|channel|>analy\"\n");
+    CHECK(segments(test::run_checked<harmony>("<|channel|>analysis<|message|>abc<|en")) == "reasoning \"abc<|en\"\n");
+    CHECK(segments(test::run_checked<harmony>("<|channel|>analy")) == "text \"<|channel|>analy\"\n");
 }
 
 TEST_CASE("openai: write_file streams its decoded body; tokens in strings end nothing", "[formats][openai]")
 {
-    const auto r = test::run_checked<openai>(
+    const auto r = test::run_checked<harmony>(
         "<|channel|>commentary<|message|>Writing \xc3\xa9t\xc3\xa9.<|end|><|start|>assistant<|channel|>commentary "
         "to=functions.write_file <|constrain|>json<|message|>{\"path\": \"a.md\", \"content\": \"# \xf0\x9f\x98\x80 "
         "<|call|><|end|><|start|>{\\\"}\\n\"}<|call|>");
@@ -81,13 +81,13 @@ TEST_CASE("openai: what is not a message stays text", "[formats][openai]")
 {
     for (std::string_view input : {"plain prose < | not a token", "<|chan", "a <|channel b"}) {
         INFO(input);
-        CHECK(segments(test::run_checked<openai>(input)) == "text " + boost::json::serialize(boost::json::string(input)) + "\n");
+        CHECK(segments(test::run_checked<harmony>(input)) == "text " + boost::json::serialize(boost::json::string(input)) + "\n");
     }
     // A header without <|message|> within max_held is text, reported.
     text_format_options o;
     o.max_held = 32;
     const std::string long_header = "<|start|>assistant" + std::string(64, ' ') + "<|message|>x";
-    const auto r = test::run_whole<openai>(long_header, o);
+    const auto r = test::run_whole<harmony>(long_header, o);
     CHECK(test::content_of_type(r.events, segment_type::text) == long_header);
 }
 
@@ -103,7 +103,7 @@ TEST_CASE("openai: a 1 MiB write_file body streams with a bounded hold", "[forma
                               "to=functions.write_file <|constrain|>json<|message|>{\"path\": \"big.txt\", \"content\": \""
                               + body + "\"}<|call|>";
     for (std::size_t chunk : {std::size_t{7}, std::size_t{4096}}) {
-        handler<openai, null_sink> h(null_sink{});
+        handler<harmony, null_sink> h(null_sink{});
         std::size_t most = 0;
         for (std::size_t at = 0; at < input.size(); at += chunk) {
             REQUIRE(!h.feed(std::string_view(input).substr(at, chunk)));
@@ -115,5 +115,5 @@ TEST_CASE("openai: a 1 MiB write_file body streams with a bounded hold", "[forma
         CHECK(h.invocations()[0].is_complete());
         CHECK(h.invocations()[0].arguments.at("content").as_string() == decoded);
     }
-    test::check_byte_conservation<openai>(std::string_view(input).substr(0, 1 << 16));
+    test::check_byte_conservation<harmony>(std::string_view(input).substr(0, 1 << 16));
 }
