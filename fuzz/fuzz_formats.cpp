@@ -1,37 +1,67 @@
-// libFuzzer target: model text through the model-native formats (policies/formats/), alone and
-// behind reasoning parsers. Header bits 2-5 pick the policy, bits 6-7 the hold caps.
-#include <toolstream/policies/formats/deepseek_v3.hpp>
-#include <toolstream/policies/formats/deepseek_v31.hpp>
-#include <toolstream/policies/formats/kimi_k2.hpp>
-#include <toolstream/policies/formats/llama3_json.hpp>
-#include <toolstream/policies/formats/mistral.hpp>
-#include <toolstream/policies/formats/openai.hpp>
-#include <toolstream/policies/formats/qwen3_coder.hpp>
+// libFuzzer target: model text through every registered text format (registry.hpp) whose options
+// are text_format_options, behind each reasoning parser (reasoning_parsers) or none. Header byte 3
+// picks the format (modulo their number), bits 2-5 the reasoning parser (0 and past the last:
+// none), bits 6-7 the hold caps. A format added to the registry is fuzzed with no edit here.
 #include <toolstream/policies/reasoning.hpp>
+#include <toolstream/registry.hpp>
 
 #include "fuzz_support.hpp"
+
+#include <concepts>
 
 namespace {
 
 using namespace toolstream;
 
-// A format behind the reasoning parser `R`, built from the format's options.
-template<class Format, class R>
-struct reasoned : reasoning_policy<Format, R> {
-    reasoned() = default;
-    explicit reasoned(const text_format_options& o) : reasoning_policy<Format, R>(R::syntax, Format(o)) {}
+template<class Policy>
+concept text_format = requires { typename Policy::options_type; }
+                      && std::same_as<typename Policy::options_type, text_format_options>;
+
+struct reasoned_options {
+    text_format_options format;
+    reasoning_syntax reasoning;   // default: none, the format alone
 };
 
-template<class Policy>
-void check(const fuzz::input& in, const text_format_options& options)
+// A format behind the reasoning parser its options name.
+template<class Format>
+struct reasoned : reasoning_policy<Format> {
+    reasoned() = default;
+    explicit reasoned(const reasoned_options& o) : reasoning_policy<Format>(o.reasoning, Format(o.format)) {}
+};
+
+template<class Format>
+void check(const fuzz::input& in, const reasoned_options& options)
 {
     // The engine holds at most a hold cap of opening plus a held body (its input bytes and the
     // body decoded from them); a reasoning parser adds at most 256 leading blanks and a marker. A
     // call ENDs complete after its closing marker or, when that was stripped, at the end of the
     // stream (in finalize()): no closing rule is checked.
-    const std::size_t bound = options.max_held + 2 * options.max_held_body + 512;
-    fuzz::check_text_policy<Policy>(in, options, nullptr, bound, true);
+    const std::size_t bound = options.format.max_held + 2 * options.format.max_held_body + 512;
+    fuzz::check_text_policy<reasoned<Format>>(in, options, nullptr, bound, true);
 }
+
+template<class... P>
+constexpr std::size_t text_format_count(type_list<P...>) noexcept
+{
+    return (std::size_t{0} + ... + std::size_t{text_format<P>});
+}
+
+// Runs check<F> for the `n`th text format of the list.
+template<class... P>
+void check_nth(type_list<P...>, std::size_t n, const fuzz::input& in, const reasoned_options& options)
+{
+    std::size_t i = 0;
+    (
+        [&] {
+            if constexpr (text_format<P>)
+                if (i++ == n)
+                    check<P>(in, options);
+        }(),
+        ...);
+}
+
+constexpr std::size_t formats = text_format_count(registered_policies{});
+static_assert(formats >= 16, "the registry's text formats are what this target fuzzes");
 
 } // namespace
 
@@ -42,26 +72,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     // header bits 6-7: {max_held, max_held_body}
     static constexpr std::size_t caps[][2] = {{4096, std::size_t{1} << 20}, {16, 64}, {64, std::size_t{1} << 20}, {300, 64}};
-    text_format_options options;
-    options.max_held = caps[in->option(6, 2)][0];
-    options.max_held_body = caps[in->option(6, 2)][1];
-    switch (in->option(2, 4)) {
-    case 0: check<deepseek_v31>(*in, options); break;
-    case 1: check<deepseek_v3>(*in, options); break;
-    case 2: check<kimi_k2>(*in, options); break;
-    case 3: check<reasoned<deepseek_v31, deepseek_r1_reasoning>>(*in, options); break;
-    case 4: check<reasoned<deepseek_v3, qwen3_reasoning>>(*in, options); break;
-    case 5: check<reasoned<kimi_k2, kimi_k2_reasoning>>(*in, options); break;
-    case 6: check<reasoned<kimi_k2, openai_gptoss_reasoning>>(*in, options); break;
-    case 7: check<reasoned<deepseek_v31, minimax_m2_reasoning>>(*in, options); break;
-    case 8: check<mistral_calls>(*in, options); break;
-    case 9: check<llama3_json>(*in, options); break;
-    case 10: check<reasoned<mistral_calls, qwen3_reasoning>>(*in, options); break;
-    case 11: check<reasoned<llama3_json, deepseek_r1_reasoning>>(*in, options); break;
-    case 12: check<reasoned<openai, openai_gptoss_reasoning>>(*in, options); break;
-    case 13: check<qwen3_coder>(*in, options); break;   // bare <function=, a missing </parameter>
-    case 14: check<reasoned<qwen3_coder, qwen3_reasoning>>(*in, options); break;
-    default: check<openai>(*in, options); break;   // the role-header recipient
-    }
+    reasoned_options options;
+    options.format.max_held = caps[in->option(6, 2)][0];
+    options.format.max_held_body = caps[in->option(6, 2)][1];
+    if (const unsigned r = in->option(2, 4); r >= 1 && r <= reasoning_parsers.size())
+        options.reasoning = reasoning_parsers[r - 1];
+    check_nth(registered_policies{}, (in->seed >> 16) % formats, *in, options);
     return 0;
 }

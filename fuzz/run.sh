@@ -129,16 +129,30 @@ EOF
         if [ "$t" = ndjson ]; then
             for f in "$fixtures"/jsontestsuite/y_*.json; do seed "$t" "$(basename "$f")" <"$f"; done
         fi ;;
-    formats)   # header byte: bits 2-5 pick the policy (fuzz_formats.cpp)
-        local h
-        for h in 001 005 011 015 021 025 031 035 041 045 051 055 061 065 071 075; do
-            printf "\\$h\052\000\000"'<think>plan <tool_call> x</think>Hi <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>write_file\n```json\n{"path":"a","content":"b\\n"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>' >"$work/seeds/$t/deepseek_$h"
-            printf "\\$h\052\000\000"'<|channel|>analysis<|message|>x<|end|><|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":[1]}<|tool_call_end|><|tool_calls_section_end|>' >"$work/seeds/$t/kimi_$h"
-            printf "\\$h\052\000\000"'Hi [TOOL_CALLS]write_file[CALL_ID]a1[ARGS]{"path":"a","content":"b\\n"}[TOOL_CALLS][{"name":"f","arguments":{"x":"[TOOL_CALLS]"}}]' >"$work/seeds/$t/mistral_$h"
-            printf "\\$h\052\000\000"'<|python_tag|>{"name":"write_file","parameters":{"path":"a","content":"{;}"}}; {"name":"f","parameters":{}} {x}' >"$work/seeds/$t/llama3_$h"
-            printf "\\$h\052\000\000"'Plan <tool_call> x</think>Use <function=f>\n<parameter=a>\n1\n<parameter=b>\nx <parameter=c>\n</function>\n<tool_call>\n<function=write_file>\n<parameter=path>\na\n</parameter>\n<parameter=content>\nb\n</function> c\n</parameter>\n</function>\n</tool_call>' >"$work/seeds/$t/qwen3_coder_$h"
-            printf "\\$h\052\000\000"' to=functions.f<|channel|>commentary json<|message|>{"a":1}<|call|><|start|>assistant to=functions.g<|channel|>commentary<|message|>{} to=x' >"$work/seeds/$t/harmony_role_$h"
-            printf "\\$h\052\000\000"'<|channel|>analysis<|message|>x<|end|><|start|>assistant to=functions.write_file<|channel|>commentary json<|message|>{"path":"a","content":"<|call|>"}<|call|><|start|>assistant<|channel|>final<|message|>ok<|return|>' >"$work/seeds/$t/openai_$h"
+    formats)   # header byte 3 picks the format, bits 2-5 the reasoning parser (fuzz_formats.cpp)
+        local f r name text
+        local -A texts=(
+            [deepseek]='<think>plan <tool_call> x</think>Hi <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>write_file\n```json\n{"path":"a","content":"b\\n"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>'
+            [kimi]='<|channel|>analysis<|message|>x<|end|><|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":[1]}<|tool_call_end|><|tool_calls_section_end|>'
+            [mistral]='Hi [TOOL_CALLS]write_file[CALL_ID]a1[ARGS]{"path":"a","content":"b\\n"}[TOOL_CALLS][{"name":"f","arguments":{"x":"[TOOL_CALLS]"}}]'
+            [llama3]='<|python_tag|>{"name":"write_file","parameters":{"path":"a","content":"{;}"}}; {"name":"f","parameters":{}} {x}'
+            [qwen3_coder]='Plan <tool_call> x</think>Use <function=f>\n<parameter=a>\n1\n<parameter=b>\nx <parameter=c>\n</function>\n<tool_call>\n<function=write_file>\n<parameter=path>\na\n</parameter>\n<parameter=content>\nb\n</function> c\n</parameter>\n</function>\n</tool_call>'
+            [harmony_role]=' to=functions.f<|channel|>commentary json<|message|>{"a":1}<|call|><|start|>assistant to=functions.g<|channel|>commentary<|message|>{} to=x'
+            [openai]='<|channel|>analysis<|message|>x<|end|><|start|>assistant to=functions.write_file<|channel|>commentary json<|message|>{"path":"a","content":"<|call|>"}<|call|><|start|>assistant<|channel|>final<|message|>ok<|return|>'
+            [hermes]='<tool_call>\n{"name": "write_file", "arguments": {"path": "a", "content": "x</tool_call>"}}\n</tool_call><tool_call>{"name":"f"'
+            [glm45]='<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>[1, "x"]</arg_value>\n</tool_call><tool_call>write_file\n<arg_key>path</arg_key><arg_value>a</arg_value><arg_key>content</arg_key><arg_value>b</arg_value_x'
+            [minimax]='<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">1</parameter>\n</invoke>\n<invoke name="write_file"><parameter name="path">a</parameter><parameter name="content">b</parameter>'
+            [seed_oss]='<seed:think>x</seed:think><seed:tool_call>\n<function=f>\n<parameter=a>1</parameter>\n</function>\n</seed:tool_call>'
+        )
+        # Every format (byte 3 up to 31: the registry has fewer) alone and behind one reasoning parser.
+        for f in $(seq 0 31); do
+            for r in 0 $((f % 8)); do
+                for name in "${!texts[@]}"; do
+                    text=${texts[$name]}
+                    { op $((1 | r << 2)); printf '\052\000'; op "$f"; printf '%b' "$text"; } \
+                        >"$work/seeds/$t/${name}_${f}_$r"
+                done
+            done
         done ;;
     xml)
         seed xml generic <<'EOF'

@@ -8,6 +8,7 @@
 #include <boost/asio/ip/address.hpp>
 
 #include <algorithm>
+#include <array>
 
 #include <charconv>
 #include <chrono>
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,10 +64,25 @@ struct options {
     bool help = false;
 };
 
-/// Providers whose request dialect the gateway can speak.
+/// The registered providers whose request dialect the gateway speaks (request_translation.hpp).
+inline constexpr std::array<std::string_view, 3> gateway_providers{"openai_chat", "ollama", "mistral"};
+static_assert(std::ranges::all_of(gateway_providers, [](std::string_view p) {
+    return toolstream::detail::index_of(toolstream::provider_names, p) < toolstream::provider_names.size();
+}));
+
 inline bool translatable_provider(std::string_view p)
 {
-    return p == "openai_chat" || p == "ollama" || p == "mistral";
+    return std::ranges::find(gateway_providers, p) != gateway_providers.end();
+}
+
+/// `names` joined by `separator`, the last one by `last` (", " and " or ").
+inline std::string joined_names(std::span<const std::string_view> names, std::string_view separator,
+                                std::string_view last)
+{
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        out.append(i == 0 ? "" : i + 1 == names.size() ? last : separator).append(names[i]);
+    return out;
 }
 
 template<class T>
@@ -108,7 +125,7 @@ inline std::optional<upstream_url> parse_upstream_url(std::string_view url)
 struct flag_spec {
     std::string_view name;
     std::string_view value;
-    std::string_view help;
+    std::string help;
     std::function<std::string(options&, std::string_view)> read;
 };
 
@@ -181,9 +198,10 @@ inline const std::vector<flag_spec>& flag_table()
              o.upstream = std::move(*u);
              return std::string();
          }},
-        {"--provider", "NAME", "its dialect: openai_chat, ollama or mistral (required)", [](options& o, std::string_view v) {
+        {"--provider", "NAME", "its dialect: " + joined_names(gateway_providers, ", ", " or ") + " (required)",
+         [](options& o, std::string_view v) {
              if (!translatable_provider(v))
-                 return "unknown provider '" + std::string(v) + "'; known: openai_chat, ollama, mistral";
+                 return "unknown provider '" + std::string(v) + "'; known: " + joined_names(gateway_providers, ", ", ", ");
              o.provider = std::string(v);
              return std::string();
          }},
@@ -249,7 +267,8 @@ inline const std::vector<flag_spec>& flag_table()
 inline std::string usage_text()
 {
     std::string out =
-        "usage: toolstream-gateway --upstream http://HOST[:PORT]/PATH --provider openai_chat|ollama|mistral [options]\n"
+        "usage: toolstream-gateway --upstream http://HOST[:PORT]/PATH --provider " + joined_names(gateway_providers, "|", "|")
+        + " [options]\n"
         "Serves POST /v1/chat/completions (stream true or false), GET /v1/models, GET /healthz and\n"
         "GET /metrics. The address is printed on stdout as `listening on HOST:PORT`. See docs/gateway.md.\n";
     for (const auto& f : flag_table()) {
@@ -294,7 +313,8 @@ inline std::optional<options> parse_options(int argc, char** argv, std::string& 
     if (!have_upstream)
         error = "--upstream http://HOST[:PORT]/PATH is required";
     else if (o.provider.empty())
-        error = "--provider is required: openai_chat, ollama or mistral (the request dialects the gateway speaks)";
+        error = "--provider is required: " + joined_names(gateway_providers, ", ", " or ")
+                + " (the request dialects the gateway speaks)";
     else if (auto probe = toolstream::make_policy(o.parser, o.reasoning_parser); !probe)
         error = "--reasoning-parser: unknown reasoning parser '" + o.reasoning_parser + "' (with --parser " + o.parser + ")";
     else if (o.viewer_remote && o.viewer.empty())

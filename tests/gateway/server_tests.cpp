@@ -4,6 +4,9 @@
 
 #include "gateway/helpers.hpp"
 
+#include <toolstream/policies/reasoning.hpp>
+#include <toolstream/registry.hpp>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -52,6 +55,17 @@ run_result run_gateway(const std::string& args)
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
 }
 
+/// `script` run by the shell, its stdout and stderr.
+run_result run_gateway_script(const std::string& script)
+{
+    const std::string out = "gateway_script_out.txt";
+    const int status = std::system(("{ " + script + "; } >" + out + " 2>&1").c_str());
+    std::ifstream in(out);
+    std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::remove(out.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text, {}};
+}
+
 /// An idle connection held open (not a request).
 std::unique_ptr<asio::ip::tcp::socket> hold_connection(asio::io_context& ioc, unsigned short port)
 {
@@ -91,6 +105,23 @@ TEST_CASE("gateway: --help, and usage errors that name the argument and why", "[
         CHECK(r.err.find(says) != std::string::npos);
     }
     CHECK(run_gateway(base + "--listen 127.0.0.1:0 --exit-after 1").status == 0);
+}
+
+TEST_CASE("gateway: --parser takes every registered policy, --reasoning-parser every reasoning parser", "[gateway]")
+{
+    // All at once (each runs its second of --exit-after), naming any that did not start and stop cleanly.
+    const std::string base = gateway_binary + " --upstream http://127.0.0.1:1/x --provider openai_chat --listen 127.0.0.1:0 --exit-after 1 ";
+    std::string script;
+    const auto launch = [&](const std::string& flags) {
+        script += "(" + base + flags + " >/dev/null 2>&1 || echo 'refused: " + flags + "') & ";
+    };
+    for (const std::string_view name : toolstream::policy_names)
+        launch("--parser " + std::string(name));
+    for (const auto& reasoning : toolstream::reasoning_parsers)
+        launch("--reasoning-parser " + std::string(reasoning.name));
+    const auto r = run_gateway_script(script + "wait");
+    CHECK(r.status == 0);
+    CHECK(r.out.empty());
 }
 
 TEST_CASE("gateway: --max-connections, and a 503 rather than a hang when descriptors run out", "[gateway]")

@@ -100,7 +100,9 @@ constexpr bool decodes_file_bodies_of() noexcept
 /// | `strip_value_newline`| `bool`                | key_value: one line break after the name and before value_close is syntax |
 /// | `read_parameter_name(raw)` | `std::string`   | key_value, optional: the key a raw name gives (strip quotes) |
 ///
-/// A new format is one such traits header, one line in registry.hpp and one test file.
+/// A new format is one such traits header, one line in registry.hpp, one test file and its
+/// write_file sample in tests/support/format_samples.hpp: fuzzing, the formats benchmark, both
+/// programs and the registry test take it from there.
 template<class T>
 concept text_format_traits = requires {
     { T::name } -> std::convertible_to<std::string_view>;
