@@ -3,18 +3,38 @@
 #pragma once
 
 #include <toolstream/handler.hpp>
+#include <toolstream/policies/text_format.hpp>
+#include <toolstream/registry.hpp>
+#include <toolstream/tools/raw_parameters.hpp>
 
 #include "support/events.hpp"
 #include "support/text_policy_checks.hpp"
 
 #include <boost/describe/enum_to_string.hpp>
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <cstddef>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace toolstream::test {
+
+/// A text format as the registry has it: its traits, a parser policy, its name registered.
+template<class Policy>
+constexpr bool registered_text_format = text_format_traits<typename Policy::traits_type> && parser_policy<Policy>
+    && detail::index_of(policy_names, Policy::traits_type::name) < policy_names.size();
+
+/// Options whose schemas are the OpenAI `tools` array `tools_json`.
+inline text_format_options with_tools(std::string_view tools_json, std::size_t max_held = 4096)
+{
+    text_format_options o;
+    o.max_held = max_held;
+    o.schemas = std::make_shared<const tool_schemas>(boost::json::parse(tools_json).as_array());
+    return o;
+}
 
 /// Chunk invariance (every split, 1-byte, random), byte conservation, then the whole-input run.
 template<class Policy, class... Args>

@@ -9,7 +9,7 @@ using namespace toolstream;
 using test::calls;
 using test::segments;
 
-static_assert(text_format_traits<deepseek_v3_format> && parser_policy<deepseek_v3>);
+static_assert(test::registered_text_format<deepseek_v3>);
 
 TEST_CASE("deepseek_v3: fenced JSON calls between prose", "[formats][deepseek_v3]")
 {

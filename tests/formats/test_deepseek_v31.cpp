@@ -9,7 +9,7 @@ using namespace toolstream;
 using test::calls;
 using test::segments;
 
-static_assert(text_format_traits<deepseek_v31_format> && parser_policy<deepseek_v31>);
+static_assert(test::registered_text_format<deepseek_v31>);
 
 TEST_CASE("deepseek_v31: a section of calls between prose", "[formats][deepseek_v31]")
 {

@@ -29,19 +29,14 @@ test::policy_run run(std::string_view input, const Args&... args)
 
 text_format_options with_schemas(std::size_t max_held = 4096)
 {
-    text_format_options o;
-    o.max_held = max_held;
-    o.schemas = std::make_shared<const tool_schemas>(boost::json::parse(R"([{"type":"function","function":{
+    return test::with_tools(R"([{"type":"function","function":{
       "name":"get_weather","parameters":{"type":"object","properties":{"location":{"type":"string"},
-      "days":{"type":"integer"},"units":{"type":"object"}}}}}])").as_array());
-    return o;
+      "days":{"type":"integer"},"units":{"type":"object"}}}}}])", max_held);
 }
 
 } // namespace
 
-static_assert(text_format_traits<deepseek_v32_format>);
-static_assert(parser_policy<deepseek_v32>);
-static_assert(detail::index_of(policy_names, "deepseek_v32") < policy_names.size());
+static_assert(test::registered_text_format<deepseek_v32>);
 
 TEST_CASE("deepseek_v32: a section of two calls, prose kept", "[formats][deepseek_v32]")
 {

@@ -16,9 +16,7 @@ using namespace toolstream;
 using test::calls;
 using test::segments;
 
-static_assert(text_format_traits<harmony_format> && parser_policy<harmony>);
-static_assert(harmony::decodes_file_bodies);
-static_assert(detail::index_of(policy_names, "openai") < policy_names.size());
+static_assert(test::registered_text_format<harmony> && harmony::decodes_file_bodies);
 
 TEST_CASE("openai: analysis is reasoning, final is text, with or without end tokens", "[formats][openai]")
 {

@@ -36,10 +36,7 @@ test::policy_run run(std::string_view input, const Args&... args)
 
 } // namespace
 
-static_assert(text_format_traits<hermes_format>);
-static_assert(parser_policy<hermes> && parser_policy<hermes_qwen3>);
-static_assert(hermes::decodes_file_bodies);
-static_assert(detail::index_of(policy_names, "hermes") < policy_names.size());
+static_assert(test::registered_text_format<hermes> && parser_policy<hermes_qwen3> && hermes::decodes_file_bodies);
 
 TEST_CASE("hermes: vLLM's example, two parallel calls between prose", "[formats][hermes]")
 {

@@ -58,11 +58,9 @@ struct format {
     static test::policy_run run(std::string_view input) { return test::run_checked<Policy>(input); }
 };
 
-template<class Policy>
-constexpr bool registered = text_format_traits<typename Policy::traits_type> && parser_policy<Policy>
-                            && Policy::decodes_file_bodies
-                            && detail::index_of(policy_names, Policy::traits_type::name) < policy_names.size();
-static_assert(registered<longcat> && registered<ernie45> && registered<internlm>);
+static_assert(test::registered_text_format<longcat> && test::registered_text_format<ernie45>
+              && test::registered_text_format<internlm>);
+static_assert(longcat::decodes_file_bodies && ernie45::decodes_file_bodies && internlm::decodes_file_bodies);
 
 } // namespace
 

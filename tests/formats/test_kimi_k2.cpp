@@ -9,7 +9,7 @@ using namespace toolstream;
 using test::calls;
 using test::segments;
 
-static_assert(text_format_traits<kimi_k2_format> && parser_policy<kimi_k2>);
+static_assert(test::registered_text_format<kimi_k2>);
 
 TEST_CASE("kimi_k2: calls keep functions.NAME:IDX as their id", "[formats][kimi_k2]")
 {

@@ -15,9 +15,7 @@ using namespace toolstream;
 using test::calls;
 using test::segments;
 
-static_assert(text_format_traits<llama3_json_format> && parser_policy<llama3_json>);
-static_assert(llama3_json::decodes_file_bodies);
-static_assert(detail::index_of(policy_names, "llama3_json") < policy_names.size());
+static_assert(test::registered_text_format<llama3_json> && llama3_json::decodes_file_bodies);
 
 TEST_CASE("llama3_json: one call, then calls separated by ;", "[formats][llama3_json]")
 {

@@ -29,19 +29,14 @@ test::policy_run run(std::string_view input, const Args&... args)
 
 text_format_options with_schemas(std::size_t max_held = 4096)
 {
-    text_format_options o;
-    o.max_held = max_held;
-    o.schemas = std::make_shared<const tool_schemas>(boost::json::parse(R"([{"type":"function","function":{
+    return test::with_tools(R"([{"type":"function","function":{
       "name":"search","parameters":{"type":"object","properties":{"query":{"type":"string"},
-      "limit":{"type":"integer"},"filters":{"type":"object"}}}}}])").as_array());
-    return o;
+      "limit":{"type":"integer"},"filters":{"type":"object"}}}}}])", max_held);
 }
 
 } // namespace
 
-static_assert(text_format_traits<minimax_m2_format>);
-static_assert(parser_policy<minimax_m2>);
-static_assert(detail::index_of(policy_names, "minimax_m2") < policy_names.size());
+static_assert(test::registered_text_format<minimax_m2>);
 
 TEST_CASE("minimax_m2: a section of two calls, prose kept", "[formats][minimax_m2]")
 {

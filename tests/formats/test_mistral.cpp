@@ -16,9 +16,7 @@ using namespace toolstream;
 using test::calls;
 using test::segments;
 
-static_assert(text_format_traits<mistral_format> && parser_policy<mistral_calls>);
-static_assert(mistral_calls::decodes_file_bodies);
-static_assert(detail::index_of(policy_names, "mistral") < policy_names.size());
+static_assert(test::registered_text_format<mistral_calls> && mistral_calls::decodes_file_bodies);
 
 TEST_CASE("mistral: pre-v11 call list, prose before and after", "[formats][mistral]")
 {

@@ -36,16 +36,13 @@ test::policy_run run(std::string_view input, const Args&... args)
 
 text_format_options with_schemas(std::size_t max_held = 4096)
 {
-    text_format_options o;
-    o.max_held = max_held;
-    o.schemas = std::make_shared<const tool_schemas>(boost::json::parse(R"([
+    return test::with_tools(R"([
       {"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{
         "city":{"type":"string"},"days":{"type":"integer"},"ratio":{"type":"number"},"metric":{"type":"boolean"},
         "options":{"type":"object"},"tags":{"type":"array"},"note":{"type":["string","null"]},"gone":{"type":"null"}}}}},
       {"type":"function","function":{"name":"run_bash","parameters":{"type":"object","properties":{
         "command":{"type":"string"},"timeout_seconds":{"type":"integer"},"background":{"type":"boolean"}}}}}
-    ])").as_array());
-    return o;
+    ])", max_held);
 }
 
 constexpr std::string_view weather =
@@ -56,10 +53,8 @@ constexpr std::string_view weather =
 
 } // namespace
 
-static_assert(text_format_traits<qwen3_coder_format>);
-static_assert(parser_policy<qwen3_coder> && parser_policy<qwen3_coder_qwen3>);
+static_assert(test::registered_text_format<qwen3_coder> && parser_policy<qwen3_coder_qwen3>);
 static_assert(!qwen3_coder::decodes_file_bodies);
-static_assert(detail::index_of(policy_names, "qwen3_coder") < policy_names.size());
 
 TEST_CASE("qwen3_coder: values are strings without schemas", "[formats][qwen3_coder]")
 {

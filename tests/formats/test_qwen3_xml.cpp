@@ -23,12 +23,9 @@ namespace {
 
 text_format_options with_schemas(std::size_t max_held = 4096)
 {
-    text_format_options o;
-    o.max_held = max_held;
-    o.schemas = std::make_shared<const tool_schemas>(boost::json::parse(R"([{"type":"function","function":{
+    return test::with_tools(R"([{"type":"function","function":{
       "name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"},
-      "days":{"type":"integer"}}}}}])").as_array());
-    return o;
+      "days":{"type":"integer"}}}}}])", max_held);
 }
 
 // The qwen3_xml run, checked to equal qwen3_coder's.
@@ -42,9 +39,7 @@ test::policy_run run(std::string_view input, const Args&... args)
 
 } // namespace
 
-static_assert(text_format_traits<qwen3_xml_format>);
-static_assert(parser_policy<qwen3_xml>);
-static_assert(detail::index_of(policy_names, "qwen3_xml") < policy_names.size());
+static_assert(test::registered_text_format<qwen3_xml>);
 
 TEST_CASE("qwen3_xml: two calls between prose, typed by schemas", "[formats][qwen3_xml]")
 {

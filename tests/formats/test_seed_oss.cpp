@@ -30,19 +30,14 @@ test::policy_run run(std::string_view input, const Args&... args)
 
 text_format_options with_schemas(std::size_t max_held = 4096)
 {
-    text_format_options o;
-    o.max_held = max_held;
-    o.schemas = std::make_shared<const tool_schemas>(boost::json::parse(R"([{"type":"function","function":{
+    return test::with_tools(R"([{"type":"function","function":{
       "name":"get_weather","parameters":{"type":"object","properties":{"location":{"type":"string"},
-      "days":{"type":"integer"},"celsius":{"type":"boolean"}}}}}])").as_array());
-    return o;
+      "days":{"type":"integer"},"celsius":{"type":"boolean"}}}}}])", max_held);
 }
 
 } // namespace
 
-static_assert(text_format_traits<seed_oss_format>);
-static_assert(parser_policy<seed_oss>);
-static_assert(detail::index_of(policy_names, "seed_oss") < policy_names.size());
+static_assert(test::registered_text_format<seed_oss>);
 
 TEST_CASE("seed_oss: reasoning, prose and two calls", "[formats][seed_oss]")
 {

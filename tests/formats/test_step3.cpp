@@ -30,12 +30,9 @@ test::policy_run run(std::string_view input, const Args&... args)
 
 text_format_options with_schemas(std::size_t max_held = 4096)
 {
-    text_format_options o;
-    o.max_held = max_held;
-    o.schemas = std::make_shared<const tool_schemas>(boost::json::parse(R"([{"type":"function","function":{
+    return test::with_tools(R"([{"type":"function","function":{
       "name":"get_weather","parameters":{"type":"object","properties":{"location":{"type":"string"},
-      "days":{"type":"integer"},"celsius":{"type":"boolean"}}}}}])").as_array());
-    return o;
+      "days":{"type":"integer"},"celsius":{"type":"boolean"}}}}}])", max_held);
 }
 
 // One call of `name` with its parameters' XML.
@@ -47,9 +44,7 @@ std::string call(std::string_view name, std::string_view parameters, bool closed
 
 } // namespace
 
-static_assert(text_format_traits<step3_format>);
-static_assert(parser_policy<step3>);
-static_assert(detail::index_of(policy_names, "step3") < policy_names.size());
+static_assert(test::registered_text_format<step3>);
 
 TEST_CASE("step3: a section of two calls, prose kept", "[formats][step3]")
 {
