@@ -94,7 +94,7 @@ TEST_CASE("registry: toolstream-replay --parser takes every registered policy", 
         const auto line = boost::json::parse(out);
         CHECK(line.at("name") == "write_file");
         CHECK(line.at("status") == "complete");
-        CHECK(line.at("arguments").at("content") == body);
+        CHECK(line.at("arguments").at("content").as_string() == body);
     }
 }
 #endif
