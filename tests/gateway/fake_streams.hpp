@@ -125,7 +125,7 @@ inline const std::string& native_args_stream(std::size_t mib)
                                                     {"finish_reason", finish.empty() ? json::value(nullptr) : json::value(finish)}}};
         return "data: " + json::serialize(chunk) + "\n\n";
     };
-    json::object first{{"name", "write_file"}, {"arguments", "{\"content\":\""}};
+    json::object first{{"name", "write_file"}, {"arguments", "{\"path\":\"big.txt\",\"content\":\""}};
     s = call_chunk(first, {});
     s.replace(s.find("\"function\""), 0, R"("id":"call_big","type":"function",)");
     const std::string piece(16 * 1024, 'x');

@@ -2,7 +2,7 @@
 // recorded streams of TOOLSTREAM_FIXTURES_DIR and a few made-up ones, picked by the request path:
 //
 //   /by-model           the fixture the request's `model` names (DIR/FILE), as chunked
-//                       text/event-stream in pieces of 1..61 bytes (`?whole`: in one piece)
+//                       text/event-stream in pieces of 1..61 bytes (`?whole`: in pieces of 1 MiB)
 //   /ollama             an Ollama /api/chat NDJSON stream: thinking, text, a call, usage
 //   /text/xml           a Chat Completions stream whose text embeds an xml-format call
 //   /text/hermes        likewise, a Hermes <tool_call> block
@@ -18,7 +18,7 @@
 //   /random             a 200 text/event-stream of 64 KiB of random bytes
 //   /json-completion    a 200 application/json chat.completion (text and a call), not a stream
 //   /no-finish          a whole Chat Completions stream, cleanly ended, without a finish reason
-//   /native-args/MB     one native tool call with MB MiB of arguments, in 16 KiB deltas
+//   /native-args/MB     one native write_file call, its path first, with MB MiB of content in 16 KiB deltas
 //   /text/think         a stream whose text is `<think>hmm</think>Answer` (for --reasoning-parser)
 //
 // open_streams() counts the connections being served: it falls to 0 when the gateway hangs up.
@@ -206,7 +206,9 @@ private:
             co_return;
         std::size_t at = 0;
         for (std::size_t i = 0; at < body.size(); ++i) {
-            const std::size_t n = whole ? body.size() : 1 + (i * 37 + 11) % 61;
+            // `whole`: 1 MiB writes, each with its own 10 s (a large body to a slow reader takes longer).
+            const std::size_t n = whole ? std::size_t{1} << 20 : 1 + (i * 37 + 11) % 61;
+            stream.expires_after(std::chrono::seconds(10));
             if (!co_await send_piece(stream, std::string_view(body).substr(at, n)))
                 co_return;
             at += n;

@@ -108,7 +108,7 @@ int main(int argc, char** argv)
             while (next < s.requests) {
                 ++next;
                 const auto sent = std::chrono::steady_clock::now();
-                const auto a = co_await exchange(port, http::verb::post, target, body);
+                const auto a = co_await exchange(port, http::verb::post, target, body, std::chrono::seconds(s.seconds));
                 if (!a.error.empty() || a.status != 200 || (s.stream && a.body.find("[DONE]") == std::string::npos)) {
                     ++failed;
                     continue;
