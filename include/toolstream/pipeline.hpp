@@ -45,6 +45,7 @@ struct choice_record {
     choice_summary summary;
     std::optional<finish_kind> finish;     // as the converter normalised the last finish reason
     std::vector<std::string> tool_order;   // tool segment ids in order of START
+    bool made_calls = false;               // a complete invocation came, kept or not
     bool collect_text = false;
 };
 
@@ -67,6 +68,12 @@ struct choice_sink {
         }
         if constexpr (segment_event_sink<Sink>)
             (*user)(e);
+    }
+    void operator()(const tool_invocation& inv)
+    {
+        record->made_calls = record->made_calls || inv.is_complete();
+        if constexpr (invocation_sink<Sink>)
+            (*user)(inv);
     }
     template<class Event>
         requires std::invocable<Sink&, const Event&>

@@ -100,11 +100,7 @@ finish_kind pipeline<Provider, Policy, Sink>::finish_of(const choice_state& c) c
     finish_kind kind = c.record.finish ? *c.record.finish
                      : provider_error_ || stream_error_ ? finish_kind::error
                                                         : finish_kind::length;
-    if (kind == finish_kind::stop)
-        for (const auto& inv : c.handler->invocations())
-            if (inv.is_complete())
-                return finish_kind::tool_calls;
-    return kind;
+    return kind == finish_kind::stop && c.record.made_calls ? finish_kind::tool_calls : kind;
 }
 
 template<class Provider, parser_policy Policy, event_sink Sink>
