@@ -10,7 +10,9 @@ void handler<Policy, Sink>::dispatcher::operator()(const segment_event& e)
 {
     if constexpr (segment_event_sink<Sink>)
         sink(e);
-    const auto ending = writer->ending();
+    if (e.type != segment_event_type::SEGMENT_END)
+        return;
+    const auto ending = writer->ending();   // a tool segment's END: its arguments move into the invocation
     if (!ending)
         return;
     auto invocation = adapter.on_event(e, ending->parsed != nullptr ? std::move(*ending->parsed) : boost::json::object{},
