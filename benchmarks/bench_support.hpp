@@ -106,6 +106,7 @@ struct tally {
     std::size_t tool_bytes = 0;       // tool segment deltas (decoded file content included)
     std::size_t invocations = 0;
     std::size_t complete_invocations = 0;
+    std::size_t argument_bytes = 0;   // the argument text of complete invocations
 
     void operator()(const segment_event& e) noexcept
     {
@@ -122,6 +123,7 @@ struct tally {
     {
         ++invocations;
         complete_invocations += i.is_complete();
+        argument_bytes += i.is_complete() ? i.arguments_raw.size() : 0;
     }
 };
 
