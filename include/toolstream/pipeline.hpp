@@ -45,8 +45,8 @@ struct choice_record {
     choice_summary summary;
     std::optional<finish_kind> finish;     // as the converter normalised the last finish reason
     std::vector<std::string> tool_order;   // tool segment ids in order of START
-    bool made_calls = false;               // a complete invocation came, kept or not
     bool collect_text = false;
+    bool made_calls = false;               // a complete invocation came, kept or not
 };
 
 /// The sink of one choice's handler: records what summary() needs, then forwards every kind of

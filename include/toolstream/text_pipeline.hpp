@@ -43,7 +43,9 @@ public:
                            policy_factory make_policy = [] { return Policy{}; })
         : sink_(std::move(sink)), record_{{}, {}, {}, options.collect_text},
           handler_(detail::choice_sink<Sink>{&sink_, &record_},
-                   handler_options{std::move(options.segment_id_prefix), 0, options.native_limits}, make_policy())
+                   handler_options{std::move(options.segment_id_prefix), 0, options.native_limits,
+                                   options.keep_invocations},
+                   make_policy())
     {
     }
 
@@ -68,10 +70,7 @@ public:
         finished_ = true;
         start();
         const error_code ec = note(handler_.finalize());
-        bool made_calls = false;
-        for (const auto& inv : handler_.invocations())
-            made_calls = made_calls || inv.is_complete();
-        deliver(choice_finished{0, {}, made_calls ? finish_kind::tool_calls : finish_kind::stop});
+        deliver(choice_finished{0, {}, record_.made_calls ? finish_kind::tool_calls : finish_kind::stop});
         return ec;
     }
 
