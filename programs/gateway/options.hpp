@@ -5,6 +5,8 @@
 #include <toolstream/policies/runtime.hpp>
 #include <toolstream/registry.hpp>
 
+#include "../common/names.hpp"
+
 #include <boost/asio/ip/address.hpp>
 
 #include <algorithm>
@@ -17,7 +19,6 @@
 #include <cstdlib>
 #include <functional>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,16 +74,6 @@ static_assert(std::ranges::all_of(gateway_providers, [](std::string_view p) {
 inline bool translatable_provider(std::string_view p)
 {
     return std::ranges::find(gateway_providers, p) != gateway_providers.end();
-}
-
-/// `names` joined by `separator`, the last one by `last` (", " and " or ").
-inline std::string joined_names(std::span<const std::string_view> names, std::string_view separator,
-                                std::string_view last)
-{
-    std::string out;
-    for (std::size_t i = 0; i < names.size(); ++i)
-        out.append(i == 0 ? "" : i + 1 == names.size() ? last : separator).append(names[i]);
-    return out;
 }
 
 template<class T>
@@ -198,10 +189,10 @@ inline const std::vector<flag_spec>& flag_table()
              o.upstream = std::move(*u);
              return std::string();
          }},
-        {"--provider", "NAME", "its dialect: " + joined_names(gateway_providers, ", ", " or ") + " (required)",
+        {"--provider", "NAME", "its dialect: " + toolstream_programs::joined(gateway_providers, ", ") + " (required)",
          [](options& o, std::string_view v) {
              if (!translatable_provider(v))
-                 return "unknown provider '" + std::string(v) + "'; known: " + joined_names(gateway_providers, ", ", ", ");
+                 return "unknown provider '" + std::string(v) + "'; known: " + toolstream_programs::joined(gateway_providers, ", ");
              o.provider = std::string(v);
              return std::string();
          }},
@@ -267,7 +258,7 @@ inline const std::vector<flag_spec>& flag_table()
 inline std::string usage_text()
 {
     std::string out =
-        "usage: toolstream-gateway --upstream http://HOST[:PORT]/PATH --provider " + joined_names(gateway_providers, "|", "|")
+        "usage: toolstream-gateway --upstream http://HOST[:PORT]/PATH --provider " + toolstream_programs::joined(gateway_providers, "|")
         + " [options]\n"
         "Serves POST /v1/chat/completions (stream true or false), GET /v1/models, GET /healthz and\n"
         "GET /metrics. The address is printed on stdout as `listening on HOST:PORT`. See docs/gateway.md.\n";
@@ -313,7 +304,7 @@ inline std::optional<options> parse_options(int argc, char** argv, std::string& 
     if (!have_upstream)
         error = "--upstream http://HOST[:PORT]/PATH is required";
     else if (o.provider.empty())
-        error = "--provider is required: " + joined_names(gateway_providers, ", ", " or ")
+        error = "--provider is required: " + toolstream_programs::joined(gateway_providers, ", ")
                 + " (the request dialects the gateway speaks)";
     else if (auto probe = toolstream::make_policy(o.parser, o.reasoning_parser); !probe)
         error = "--reasoning-parser: unknown reasoning parser '" + o.reasoning_parser + "' (with --parser " + o.parser + ")";

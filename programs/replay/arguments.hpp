@@ -9,6 +9,8 @@
 #include <toolstream/tools/raw_parameters.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 
+#include "../common/names.hpp"
+
 #include <boost/json/parse.hpp>
 
 #include <algorithm>
@@ -28,6 +30,7 @@
 namespace replay {
 
 namespace ts = toolstream;
+using toolstream_programs::joined;
 
 enum class emit_mode { summary, events, invocations, openai_sse, tarko };
 
@@ -66,23 +69,6 @@ struct command_line {
     arguments args;
     std::string error;   ///< non-empty: the bad argument and why
 };
-
-template<class Names>
-std::string joined(const Names& names, std::string_view separator)
-{
-    std::string out;
-    for (const auto& name : names) {
-        if (!out.empty())
-            out.append(separator);
-        if constexpr (requires { name.first; })
-            out.append(name.first);
-        else if constexpr (requires { name.name; })
-            out.append(name.name);
-        else
-            out.append(name);
-    }
-    return out;
-}
 
 inline std::string provider_list() { return joined(ts::provider_names, ", ") + ", text"; }
 inline std::string parser_list()
