@@ -34,8 +34,9 @@ struct handler_options {
 /// Feeds one response stream through `Policy` and delivers events and invocations to `Sink`.
 ///
 /// Every event reaches the sink; an invocation reaches it right after the END event that
-/// completed it, built from the writer's storage for that END (moved, not copied). Every other kind of event the writer
-/// makes (argument fragments, consumed markup) reaches the sink when it takes that kind.
+/// completed it, built from the writer's storage for that END (moved, not copied). Every other
+/// kind of event the writer makes (argument fragments, consumed markup) reaches the sink when it
+/// takes that kind.
 /// `chunk.reasoning` becomes reasoning segments whatever the policy; `chunk.content` goes to the
 /// policy; `chunk.tool_calls` are assembled here, for every policy: a provider may send native
 /// calls beside content with calls written in it.

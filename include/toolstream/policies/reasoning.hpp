@@ -259,9 +259,10 @@ private:
         // (find_marker numbers the non-empty markers only.)
         if (m.marker != 0 && !syntax_.yields_to.empty() && buf_.view().starts_with(syntax_.yields_to)) {
             switch (yields_here(buf_.view().substr(syntax_.yields_to.size()))) {
-            case verdict::more: return false;   // `yields_to` and blanks so far: held
-            case verdict::no: emit(syntax_.yields_to.size(), true, out); return true;
-            case verdict::yes: break;
+            case scan::follows::more: return false;   // `yields_to` and blanks so far: held
+            case scan::follows::no:
+            case scan::follows::past_lookahead: emit(syntax_.yields_to.size(), true, out); return true;
+            case scan::follows::yes: break;
             }
         }
         if (m.marker == 0)
@@ -271,29 +272,12 @@ private:
         return true;
     }
 
-    enum class verdict { yes, no, more };
-
     // Whether `yields_to`, followed by `rest`, ends the region (yields_before).
-    verdict yields_here(std::string_view rest) const noexcept
+    scan::follows yields_here(std::string_view rest) const noexcept
     {
         if (syntax_.yields_before[0].empty())
-            return verdict::yes;
-        std::size_t i = 0;
-        while (i < rest.size() && i < max_leading_blanks && is_blank(rest[i]))
-            ++i;
-        if (i == max_leading_blanks)
-            return verdict::no;
-        const std::string_view next = rest.substr(i);
-        bool prefix = false;
-        for (const std::string_view body : syntax_.yields_before) {
-            if (body.empty())
-                continue;
-            const std::size_t n = scan::common_prefix(next, body, false);
-            if (n == body.size())
-                return verdict::yes;
-            prefix = prefix || n == next.size();
-        }
-        return prefix ? verdict::more : verdict::no;
+            return scan::follows::yes;
+        return scan::followed_by(rest, syntax_.yields_before, max_leading_blanks, false);
     }
 
     reasoning_syntax syntax_;

@@ -2,6 +2,8 @@
 // at any byte, holding back only what could still become a marker.
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
+
 #include <array>
 #include <cstddef>
 #include <cstring>
@@ -107,6 +109,31 @@ inline std::size_t common_prefix(std::string_view text, std::string_view marker,
             ++i;
     }
     return i;
+}
+
+/// What `rest` is, after a marker: `yes`, fewer than `max_blanks` blanks and then one of `next`
+/// (empty ones left out); `more` while it may still become that; `past_lookahead` once the
+/// blanks reach `max_blanks`; `no` otherwise.
+enum class follows { yes, no, more, past_lookahead };
+inline follows followed_by(std::string_view rest, std::span<const std::string_view> next, std::size_t max_blanks,
+                           bool ignore_case) noexcept
+{
+    std::size_t i = 0;
+    while (i < rest.size() && i < max_blanks && is_blank(rest[i]))
+        ++i;
+    if (i == max_blanks)
+        return follows::past_lookahead;
+    const std::string_view text = rest.substr(i);
+    bool prefix = false;
+    for (const std::string_view marker : next) {
+        if (marker.empty())
+            continue;
+        const std::size_t n = common_prefix(text, marker, ignore_case);
+        if (n == marker.size())
+            return follows::yes;
+        prefix = prefix || n == text.size();
+    }
+    return prefix ? follows::more : follows::no;
 }
 
 /// Checks the markers at candidate `p`: a full match is final; the first partial one is kept.

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <initializer_list>
+#include <span>
 #include <string_view>
 
 namespace toolstream::detail {
@@ -24,7 +25,7 @@ struct parameter_value_end {
     static constexpr std::size_t max_lookahead = 64;
 
     /// `no`: a literal marker, `position` past it; `more`: undecided from `position` on.
-    enum class closing { yes, no, more, past_lookahead };
+    using closing = scan::follows;
 
     closing what;
     std::size_t position;
@@ -80,26 +81,9 @@ private:
                                   bare_call_open_of<T>()});
     }
 
-    // Whether `rest` is blanks (fewer than max_lookahead) and then one of `next` (empty ones
-    // left out): `more` while what is there may still become one.
     static closing followed_by(std::string_view rest, std::initializer_list<std::string_view> next) noexcept
     {
-        std::size_t i = 0;
-        while (i < rest.size() && i < max_lookahead && is_blank(rest[i]))
-            ++i;
-        if (i == max_lookahead)
-            return closing::past_lookahead;
-        const std::string_view text = rest.substr(i);
-        bool prefix = false;
-        for (const std::string_view marker : next) {
-            if (marker.empty())
-                continue;
-            const std::size_t n = scan::common_prefix(text, marker, ignore_case);
-            if (n == marker.size())
-                return closing::yes;
-            prefix = prefix || n == text.size();
-        }
-        return prefix ? closing::more : closing::no;
+        return scan::followed_by(rest, std::span(next.begin(), next.size()), max_lookahead, ignore_case);
     }
 };
 
