@@ -1,5 +1,6 @@
-// Heap allocations per MB of input, and per chunk in the steady state, counted by a replaced
-// global operator new. Its own executable: the replacement counts everything in the process.
+// Heap allocations per MB of input, and per chunk in the steady state, counted by the replaced
+// global operator new of tests/support/counting_allocator_impl.hpp. Its own executable: the
+// replacement counts everything in the process.
 //
 // Each scenario streams a 1 MiB write_file call (the mixed stream: scale 256, 13 MB). A chunk is
 // one provider event for the pipelines (one chunk_response) and one feed() for the text
@@ -14,58 +15,24 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/json_calls.hpp>
+#include <toolstream/formats/json_calls.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/sentinel.hpp>
-#include <toolstream/policies/xml.hpp>
+#include <toolstream/formats/sentinel.hpp>
+#include <toolstream/formats/xml.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 
-#include <atomic>
 #include <cstdio>
-#include <cstdlib>
-#include <new>
 #include <string>
 
-// GCC pairs the replaced operator new with free() and cannot see that they match.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-namespace {
-std::atomic<bool> counting{false};
-std::atomic<std::size_t> allocations{0};
-
-void* counted_allocate(std::size_t n) noexcept
-{
-    if (counting.load(std::memory_order_relaxed))
-        allocations.fetch_add(1, std::memory_order_relaxed);
-    return std::malloc(n == 0 ? 1 : n);
-}
-void* counted_allocate_or_throw(std::size_t n)
-{
-    if (void* p = counted_allocate(n))
-        return p;
-    throw std::bad_alloc();
-}
-} // namespace
-
-// Every replaceable form that can pair with another (plain and array, throwing and nothrow):
-// mixing ours with the runtime's would hand malloc'd memory to a different deallocator.
-void* operator new(std::size_t n) { return counted_allocate_or_throw(n); }
-void* operator new[](std::size_t n) { return counted_allocate_or_throw(n); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_allocate(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_allocate(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+#include "support/counting_allocator_impl.hpp"   // this program's operator new and delete
 
 namespace {
 
 namespace ts = toolstream;
 namespace tb = toolstream::bench;
+namespace heap = toolstream::test::heap;
 
 struct measurement {
     std::size_t input_bytes = 0;
@@ -94,18 +61,17 @@ measurement count(const std::string& bytes, std::size_t write_size, Write&& writ
     measurement m{bytes.size(), chunks_in(std::string_view(bytes)), 0,
                   chunks_in(std::string_view(bytes).substr(from, to - from)), 0};
     std::size_t at_from = 0;
-    allocations = 0;
-    counting = true;
+    heap::counting_scope counted;
     for (std::size_t at = 0; at < bytes.size(); at += write_size) {
         if (at == from)
-            at_from = allocations.load();
+            at_from = counted.allocations();
         if (at == to)
-            m.steady_allocations = allocations.load() - at_from;
+            m.steady_allocations = counted.allocations() - at_from;
         write(std::string_view(bytes).substr(at, write_size));
     }
     end();
-    counting = false;
-    m.allocations = allocations.load();
+    counted.stop();
+    m.allocations = counted.allocations();
     return m;
 }
 

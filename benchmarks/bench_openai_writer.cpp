@@ -12,7 +12,7 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/xml.hpp>
+#include <toolstream/formats/xml.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 #include <toolstream/writers/openai_sse.hpp>

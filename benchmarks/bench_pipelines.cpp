@@ -26,7 +26,7 @@
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/openai_chat.hpp>
-#include <toolstream/sinks.hpp>
+#include <toolstream/writers/sinks.hpp>
 #include <toolstream/transport/sse.hpp>
 
 #include <boost/json/basic_parser_impl.hpp>
@@ -145,7 +145,7 @@ void run_sse_json(benchmark::State& state, Parse&& parse)
     for (auto _ : state) {
         parsed = 0;
         toolstream::sse_decoder decoder;
-        const auto visit = [&](const toolstream::stream_event& ev) { parsed += parse(ev.data); };
+        const auto visit = [&](const toolstream::wire_event& ev) { parsed += parse(ev.data); };
         tb::feed_chunked(bytes, tb::network_read, [&](std::string_view piece) { (void)decoder.write(piece, visit); });
         (void)decoder.finish(visit);
         benchmark::DoNotOptimize(parsed);
@@ -313,7 +313,7 @@ void run_sse_sax_pipeline(benchmark::State& state)
         boost::json::basic_parser<chat_chunk_handler> parser{boost::json::parse_options{}};
         parser.handler().out = &builder;
         toolstream::handler<toolstream::api_tool_call, tb::counting_sink> h(tb::counting_sink{&t});
-        const auto visit = [&](const toolstream::stream_event& ev) {
+        const auto visit = [&](const toolstream::wire_event& ev) {
             auto& sax = parser.handler();
             builder.begin();
             sax.finish.clear();

@@ -8,9 +8,9 @@
 
 #include <toolstream/handler.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/json_calls.hpp>
-#include <toolstream/policies/sentinel.hpp>
-#include <toolstream/policies/xml.hpp>
+#include <toolstream/formats/json_calls.hpp>
+#include <toolstream/formats/sentinel.hpp>
+#include <toolstream/formats/xml.hpp>
 #include <toolstream/types.hpp>
 
 #include <benchmark/benchmark.h>

@@ -16,7 +16,7 @@
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/providers/openai_chat.hpp>
-#include <toolstream/sinks.hpp>
+#include <toolstream/writers/sinks.hpp>
 #include <toolstream/writers/tarko_events.hpp>
 
 #include <benchmark/benchmark.h>

@@ -4,7 +4,7 @@
 // Names: transport/sse/<input>/content:<bytes>/write:<bytes>.
 #include "bench_support.hpp"
 
-#include <toolstream/provider.hpp>
+#include <toolstream/providers/provider.hpp>
 #include <toolstream/transport/sse.hpp>
 
 #include <benchmark/benchmark.h>
@@ -27,7 +27,7 @@ void run_sse(benchmark::State& state, const std::string& kind, std::size_t write
     for (auto _ : state) {
         events = data_bytes = 0;
         ts::sse_decoder decoder;
-        const auto visit = [&](const ts::stream_event& ev) {
+        const auto visit = [&](const ts::wire_event& ev) {
             ++events;
             data_bytes += ev.data.size();
             benchmark::DoNotOptimize(ev.data.data());

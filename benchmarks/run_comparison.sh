@@ -178,7 +178,7 @@ profile_groups() {
             else if (line ~ /(providers\/|openai_chat_stream|openai_tool_calls|chunk_builder|payload_parser|json_fields|compact_json|gemini_partial_args|toolstream\/types\.hpp)/) g = "chunk conversion (toolstream)"
             else if (line ~ /(native_call_assembler|file_arguments_decoder|api_tool_call)/) g = "native call assembly (toolstream)"
             else if (line ~ /(policies\/|marker_scanner|xml_|json_call|sentinel_header)/) g = "text policy scanning (toolstream)"
-            else if (line ~ /(handler\.hpp|segment_writer|invocation_adapter|sinks\.hpp|pipeline\.hpp|bench_support)/) g = "handler, writer, adapter, sink (toolstream)"
+            else if (line ~ /(handler\.hpp|segment_emitter|invocation_adapter|sinks\.hpp|pipeline\.hpp|bench_support)/) g = "handler, writer, adapter, sink (toolstream)"
             else if (line ~ /\/c\+\+\/[0-9]+\//) g = "inlined std::string / std::vector code"
             else g = "other"
             sum[g] += ir; total += ir

@@ -64,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         ndjson_decoder decoder(options);
         seen out;
         // Errors are recorded where the decoder reports them among the lines.
-        fuzz::visitors visit{[&](const stream_event& ev) { out.lines.emplace_back(ev.data); },
+        fuzz::visitors visit{[&](const wire_event& ev) { out.lines.emplace_back(ev.data); },
                              [&](error_code ec) { out.lines.emplace_back("\x02" + ec.message()); }};
         for (auto piece : pieces) {
             out.error |= static_cast<bool>(decoder.write(piece, visit));

@@ -6,7 +6,7 @@
 #pragma once
 
 #include <toolstream/segment_event.hpp>
-#include <toolstream/stream_events.hpp>
+#include <toolstream/response_events.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 #include <toolstream/writers/tarko_events.hpp>

@@ -1,10 +1,10 @@
 // The named requirements of toolstream's template parameters.
 #pragma once
 
-#include <toolstream/provider.hpp>
+#include <toolstream/providers/provider.hpp>
+#include <toolstream/response_events.hpp>
+#include <toolstream/segment_emitter.hpp>
 #include <toolstream/segment_event.hpp>
-#include <toolstream/segment_writer.hpp>
-#include <toolstream/stream_events.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/types.hpp>
 
@@ -28,15 +28,14 @@ namespace toolstream {
 /// | `s(c)`         | optional; `c` is a `const choice_finished&`, one per choice at the end  |
 /// | `s(u)`         | optional; `u` is a `const usage_reported&`, after the choices' finishes |
 /// | `s(p)`         | optional; `p` is a `const provider_failed&`, where the stream failed    |
+/// | `s.events`     | optional; the recorded events, which `handler::events()` returns         |
+/// | `s.clear()`    | optional; called by `handler::reset()`, to forget what was recorded      |
 ///
 /// A generic lambda is invocable with every kind: constrain it (`requires`) or give it a body
 /// that compiles for each. A sink that takes a kind only by non-const or rvalue reference
 /// (`operator()(argument_fragment&)`) is a compile-time error naming the fix.
 template<class S>
 concept event_sink = std::invocable<S&, const segment_event&> || std::invocable<S&, const tool_invocation&>;
-
-template<class S>
-concept segment_event_sink = std::invocable<S&, const segment_event&>;
 
 namespace detail {
 /// `S` takes `Event` only as a non-const lvalue or an rvalue reference (`operator()(Event&)`,
@@ -78,11 +77,11 @@ namespace detail {
 struct event_target_archetype {
     void operator()(const segment_event&) const {}
 };
-using writer_archetype = segment_writer<event_target_archetype>;
+using emitter_archetype = segment_emitter<event_target_archetype>;
 } // namespace detail
 
 /// A parser policy turns the content channel into segments (`p` an lvalue of `P`, `w` a
-/// `segment_writer<T>&` for any target `T`):
+/// `segment_emitter<T>&` for any target `T`):
 ///
 /// | expression              | semantics                                                           |
 /// |-------------------------|---------------------------------------------------------------------|
@@ -90,12 +89,32 @@ using writer_archetype = segment_writer<event_target_archetype>;
 /// | `p.on_content(text, w)` | consumes model text; output must not depend on how text is split     |
 /// | `p.finalize(w)`         | end of stream: held bytes become text or the open block's content, open blocks END `incomplete` |
 /// | `p.reset()`             | back to the start state                                             |
+/// | `p.held_bytes()`        | optional; bytes received but not yet emitted (checked by tests, reported by programs) |
+/// | `P::decodes_file_bodies`| optional `bool` (false); file bodies are decoded out of JSON strings, their raw bytes reported as markup |
+///
+/// Models: api_tool_call, structured, text_format_policy<T> (every format), reasoning_policy<P, R>
+/// and runtime_policy; each has a `static_assert` beside it.
 template<class P>
 concept parser_policy = std::default_initializable<P>
-    && requires(P& p, std::string_view text, detail::writer_archetype& w) {
+    && requires(P& p, std::string_view text, detail::emitter_archetype& w) {
            p.on_content(text, w);
            p.finalize(w);
            p.reset();
        };
+
+namespace detail {
+/// The policy the concepts check policy adaptors with (reasoning_policy<P, R>).
+struct parser_policy_archetype {
+    template<class Writer>
+    void on_content(std::string_view, Writer&)
+    {
+    }
+    template<class Writer>
+    void finalize(Writer&)
+    {
+    }
+    void reset() {}
+};
+} // namespace detail
 
 } // namespace toolstream

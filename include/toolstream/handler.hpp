@@ -2,14 +2,14 @@
 #pragma once
 
 #include <toolstream/concepts.hpp>
+#include <toolstream/detail/native_call_assembler.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/invocation_adapter.hpp>
 #include <toolstream/limits.hpp>
-#include <toolstream/policies/detail/native_call_assembler.hpp>
-#include <toolstream/segment_writer.hpp>
-#include <toolstream/sinks.hpp>
+#include <toolstream/segment_emitter.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/types.hpp>
+#include <toolstream/writers/sinks.hpp>
 
 #include <string>
 #include <string_view>
@@ -53,7 +53,7 @@ public:
 
     explicit handler(Sink sink, handler_options options = {}, Policy policy = {})
         : dispatch_{std::move(sink), {}, {}, nullptr, options.keep_invocations},
-          writer_(dispatch_, writer_options{std::move(options.segment_id_prefix), options.choice,
+          writer_(dispatch_, emitter_options{std::move(options.segment_id_prefix), options.choice,
                                             options.native_limits.max_depth}),
           native_(options.native_limits), policy_(std::move(policy))
     {
@@ -98,7 +98,7 @@ private:
         Sink sink;
         std::vector<tool_invocation> invocations;
         invocation_adapter adapter;
-        segment_writer<dispatcher>* writer;
+        segment_emitter<dispatcher>* writer;
         bool keep_invocations;
 
         void operator()(const segment_event& e);
@@ -111,7 +111,7 @@ private:
     };
 
     dispatcher dispatch_;
-    segment_writer<dispatcher> writer_;
+    segment_emitter<dispatcher> writer_;
     detail::native_call_assembler native_;
     Policy policy_;
     bool finalized_ = false;

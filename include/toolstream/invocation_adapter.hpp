@@ -14,7 +14,7 @@
 namespace toolstream {
 
 /// Turns each tool segment's END into a tool_invocation whose id is the segment id. Stateless,
-/// and it parses nothing: the END event carries the parsed `arguments` (see segment_writer),
+/// and it parses nothing: the END event carries the parsed `arguments` (see segment_emitter),
 /// the joined argument text, the status and the error.
 ///
 /// The name is metadata `tool_name`, else the tool_syntax table's name for a file or shell

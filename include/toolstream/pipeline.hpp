@@ -5,12 +5,12 @@
 #include <toolstream/error.hpp>
 #include <toolstream/handler.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/provider.hpp>
-#include <toolstream/sinks.hpp>
-#include <toolstream/stream_events.hpp>
+#include <toolstream/providers/provider.hpp>
+#include <toolstream/response_events.hpp>
 #include <toolstream/stream_summary.hpp>
 #include <toolstream/transport/ndjson.hpp>
 #include <toolstream/transport/sse.hpp>
+#include <toolstream/writers/sinks.hpp>
 
 #include <concepts>
 #include <cstddef>
@@ -90,7 +90,7 @@ struct choice_sink {
 /// choices deliver to the one `Sink`. Everything is resolved at compile time.
 ///
 /// Besides each choice's events, the sink gets (when it takes them) the response-level events of
-/// stream_events.hpp: response_started before anything else, provider_failed where the stream
+/// response_events.hpp: response_started before anything else, provider_failed where the stream
 /// failed, and at finish() one choice_finished per choice, then usage_reported.
 ///
 /// write() consumes every byte. It returns the first error met in those bytes (an oversized
@@ -168,7 +168,7 @@ private:
     error_code route(std::size_t index, const chunk_response& chunk);
     // `of_stream`: a transport or payload error, which breaks the stream (a policy's limit
     // does not: the call or tag it concerns says so).
-    void note(error_code ec, error_code& first, bool of_stream = true);
+    void record_error(error_code ec, error_code& first, bool of_stream = true);
     void start_response(const chunk_response* first_chunk);
     void fail(std::string_view message);
     finish_kind finish_of(const choice_state& c) const;

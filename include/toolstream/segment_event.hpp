@@ -10,6 +10,7 @@
 #include <boost/json/value.hpp>
 #include <boost/json/value_from.hpp>
 
+#include <concepts>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -92,7 +93,7 @@ struct owned_segment_event {
 /// Empty metadata gives `"payload":{}`. An END that is not complete also carries
 /// `"status"` (`incomplete` or `invalid_arguments`) and `"error"` in its payload.
 /// Every string of the result is valid UTF-8: a byte sequence that is not (model text may hold
-/// any bytes) is replaced by U+FFFD. A segment_writer never splits a character between two
+/// any bytes) is replaced by U+FFFD. A segment_emitter never splits a character between two
 /// deltas, so a valid character is never replaced.
 inline boost::json::object to_json(const segment_event& e)
 {
@@ -138,5 +139,9 @@ inline void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const
 {
     v = to_json(e.view());
 }
+
+/// What takes every segment event: a segment_emitter's target, a sink that records segments.
+template<class S>
+concept segment_event_sink = std::invocable<S&, const segment_event&>;
 
 } // namespace toolstream

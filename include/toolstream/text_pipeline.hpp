@@ -6,9 +6,9 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/sinks.hpp>
-#include <toolstream/stream_events.hpp>
+#include <toolstream/response_events.hpp>
 #include <toolstream/stream_summary.hpp>
+#include <toolstream/writers/sinks.hpp>
 
 #include <concepts>
 #include <functional>

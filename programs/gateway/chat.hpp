@@ -10,7 +10,7 @@
 #include "upstream_answer.hpp"
 
 #include <toolstream/runtime_pipeline.hpp>
-#include <toolstream/sinks.hpp>
+#include <toolstream/writers/sinks.hpp>
 #include <toolstream/writers/openai_completion.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 

@@ -1,5 +1,6 @@
-// Heap allocations counted by a replaced operator new: a whole openai_chat pipeline run, large
-// events through a converter, and each allocation of the decoders and converters made to fail.
+// Heap allocations counted by the replaced operator new of support/counting_allocator_impl.hpp: a
+// whole openai_chat pipeline run, large events through a converter, and each allocation of the
+// decoders and converters made to fail.
 // Its own executable: the replacement must not count allocations of unrelated tests.
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
@@ -16,68 +17,29 @@
 #include "catch_compat.hpp"
 #include "providers/large_streams.hpp"
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
-// GCC pairs the replaced operator new with free() and cannot see that they match.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#include "support/counting_allocator_impl.hpp"   // this program's operator new and delete
 
 namespace {
-std::atomic<bool> counting{false};
-std::atomic<std::size_t> allocations{0};
-constexpr std::size_t never = static_cast<std::size_t>(-1);
-std::atomic<std::size_t> failing{never};   // the counted allocation (from 0) that fails
-} // namespace
 
-// Every replaceable form that can pair with another (plain and array, throwing and nothrow):
-// mixing ours with the runtime's would hand malloc'd memory to a different deallocator.
-namespace {
-void* counted_allocate(std::size_t n) noexcept
-{
-    if (counting.load(std::memory_order_relaxed)
-        && allocations.fetch_add(1, std::memory_order_relaxed) == failing.load(std::memory_order_relaxed))
-        return nullptr;
-    return std::malloc(n == 0 ? 1 : n);
-}
-void* counted_allocate_or_throw(std::size_t n)
-{
-    if (void* p = counted_allocate(n))
-        return p;
-    throw std::bad_alloc();
-}
-} // namespace
-
-void* operator new(std::size_t n) { return counted_allocate_or_throw(n); }
-void* operator new[](std::size_t n) { return counted_allocate_or_throw(n); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_allocate(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_allocate(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-
-namespace {
+namespace heap = toolstream::test::heap;
 
 // Streams `sse` through a fresh pipeline in `write_size` pieces; returns the allocations made
 // from the first write to the end of finish().
 std::size_t allocations_for(const std::string& sse, std::size_t write_size, std::size_t& invocations)
 {
     toolstream::pipeline<toolstream::openai_chat, toolstream::api_tool_call, toolstream::null_sink> p;
-    allocations = 0;
-    counting = true;
+    heap::counting_scope counted;
     for (std::size_t at = 0; at < sse.size(); at += write_size)
         (void)p.write(std::string_view(sse).substr(at, write_size));
     (void)p.finish();
-    counting = false;
+    counted.stop();
     invocations = p.choice(0).invocations().size();
-    return allocations;
+    return counted.allocations();
 }
 
 } // namespace
@@ -111,14 +73,13 @@ TEST_CASE("openai_chat converter: a stream of events over 4 KiB stops allocating
         std::size_t bytes = 0;
         std::size_t errors = 0;
         auto emit = [&](std::size_t, const toolstream::chunk_response& c) { bytes += c.content.size(); };
-        allocations = 0;
-        counting = true;
+        heap::counting_scope counted;
         large::feed<toolstream::openai_chat>(shape, 1000, write_size, emit, [&](toolstream::error_code) { ++errors; });
-        counting = false;
-        INFO("writes of " << write_size << " bytes: " << allocations << " allocations for 1000 events");
+        counted.stop();
+        INFO("writes of " << write_size << " bytes: " << counted.allocations() << " allocations for 1000 events");
         CHECK(errors == 0);
         CHECK(bytes > 1000 * 5000);
-        CHECK(allocations < 50);
+        CHECK(counted.allocations() < 50);
     }
 }
 
@@ -138,17 +99,14 @@ failure_run run_with_failure(std::size_t fail_at, Body&& body)
 {
     failure_run out;
     const auto note = [&](toolstream::error_code ec) { out.out_of_memory += ec == toolstream::error::out_of_memory; };
-    failing = fail_at;
-    allocations = 0;
-    counting = true;
+    heap::counting_scope counted(fail_at);
     try {
         body(note);
     } catch (...) {
         out.escaped = true;
     }
-    counting = false;
-    failing = never;
-    out.allocations = allocations;
+    counted.stop();
+    out.allocations = counted.allocations();
     return out;
 }
 
@@ -157,7 +115,7 @@ failure_run run_with_failure(std::size_t fail_at, Body&& body)
 template<class Body>
 void check_every_failure(const Body& body)
 {
-    const failure_run clean = run_with_failure(never, body);
+    const failure_run clean = run_with_failure(heap::never, body);
     INFO(clean.allocations << " allocations");
     REQUIRE(!clean.escaped);
     REQUIRE(clean.out_of_memory == 0);
@@ -186,14 +144,14 @@ void check_every_failure(std::string_view stream)
     std::vector<std::pair<std::string, std::string>> events;
     {
         decoder_of<Provider> decoder;
-        auto keep = [&](const toolstream::stream_event& ev) { events.emplace_back(ev.name, ev.data); };
+        auto keep = [&](const toolstream::wire_event& ev) { events.emplace_back(ev.name, ev.data); };
         REQUIRE(!decoder.write(stream, keep));
         REQUIRE(!decoder.finish(keep));
     }
     check_every_failure([&](auto& note) {
         decoder_of<Provider> decoder;
         std::size_t seen = 0;
-        auto visit = [&](const toolstream::stream_event&) { ++seen; };
+        auto visit = [&](const toolstream::wire_event&) { ++seen; };
         for (std::size_t at = 0; at < stream.size(); at += 4096)
             note(decoder.write(stream.substr(at, 4096), visit));
         note(decoder.finish(visit));
@@ -204,7 +162,7 @@ void check_every_failure(std::string_view stream)
         std::size_t bytes = 0;
         auto emit = [&](std::size_t, const toolstream::chunk_response& c) { bytes += c.content.size(); };
         for (const auto& [name, data] : events)
-            note(converter.convert(toolstream::stream_event{name, data}, emit));
+            note(converter.convert(toolstream::wire_event{name, data}, emit));
         converter.finish(emit);
         static_cast<void>(bytes);   // likewise
     });

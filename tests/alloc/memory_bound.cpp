@@ -1,83 +1,33 @@
 // Peak live heap while 200 MB of hostile input streams through toolstream in 64 KiB writes,
-// measured by a replaced operator new/delete (malloc_usable_size: the bytes really held).
+// measured by the replaced operator new/delete of support/counting_allocator_impl.hpp.
 // Its own executable: the replacement must not see the allocations of unrelated tests.
 //
 // The bound, 16 MiB, is what a service can budget per stream whatever a model or a network
 // sends; each case below needs a limit of toolstream to stay within it (see docs/errors.md).
 #include <toolstream/handler.hpp>
 #include <toolstream/pipeline.hpp>
-#include <toolstream/policies/xml.hpp>
+#include <toolstream/formats/xml.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/ollama.hpp>
 #include <toolstream/providers/openai_chat.hpp>
-#include <toolstream/sinks.hpp>
+#include <toolstream/writers/sinks.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 
 #include "catch_compat.hpp"
 #include "providers/large_streams.hpp"
 
-#include <malloc.h>
-
-#include <atomic>
 #include <cstddef>
-#include <cstdlib>
 #include <functional>
-#include <new>
 #include <string>
 #include <string_view>
 
-// GCC pairs the replaced operator new with free() and cannot see that they match.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-namespace {
-std::atomic<std::size_t> live{0};
-std::atomic<std::size_t> peak{0};
-} // namespace
-
-// Every replaceable form that can pair with another (plain and array, throwing and nothrow):
-// mixing ours with the runtime's would hand malloc'd memory to a different deallocator.
-namespace {
-void* tracked_allocate(std::size_t n) noexcept
-{
-    void* p = std::malloc(n == 0 ? 1 : n);
-    if (p == nullptr)
-        return nullptr;
-    const std::size_t now = live.fetch_add(malloc_usable_size(p), std::memory_order_relaxed) + malloc_usable_size(p);
-    std::size_t seen = peak.load(std::memory_order_relaxed);
-    while (now > seen && !peak.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
-    }
-    return p;
-}
-void* tracked_allocate_or_throw(std::size_t n)
-{
-    if (void* p = tracked_allocate(n))
-        return p;
-    throw std::bad_alloc();
-}
-void tracked_free(void* p) noexcept
-{
-    if (p == nullptr)
-        return;
-    live.fetch_sub(malloc_usable_size(p), std::memory_order_relaxed);
-    std::free(p);
-}
-} // namespace
-
-void* operator new(std::size_t n) { return tracked_allocate_or_throw(n); }
-void* operator new[](std::size_t n) { return tracked_allocate_or_throw(n); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return tracked_allocate(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return tracked_allocate(n); }
-void operator delete(void* p) noexcept { tracked_free(p); }
-void operator delete[](void* p) noexcept { tracked_free(p); }
-void operator delete(void* p, std::size_t) noexcept { tracked_free(p); }
-void operator delete[](void* p, std::size_t) noexcept { tracked_free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { tracked_free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { tracked_free(p); }
+#include "support/counting_allocator_impl.hpp"   // this program's operator new and delete
 
 namespace {
 
 using namespace toolstream;
+namespace heap = toolstream::test::heap;
 
 constexpr std::size_t total = std::size_t{200} << 20;
 constexpr std::size_t write_size = std::size_t{64} << 10;
@@ -86,10 +36,9 @@ constexpr std::size_t bound = std::size_t{16} << 20;
 /// Peak live heap above what was live at the start, while `run` streams.
 std::size_t peak_during(const std::function<void()>& run)
 {
-    const std::size_t base = live.load();
-    peak = base;
+    const std::size_t base = heap::reset_peak();
     run();
-    return peak.load() - base;
+    return heap::peak_bytes() - base;
 }
 
 /// Writes `head`, then `total` bytes made of `unit` repeated, in `write_size` writes, to `write`
@@ -320,7 +269,7 @@ TEST_CASE("memory bound: a 24 MiB native write_file relayed as SSE is held as te
         INFO((keep ? "invocations kept" : "keep_invocations off"));
         std::size_t out = 0;
         std::size_t held_after = 0;
-        const std::size_t base = live.load();
+        const std::size_t base = heap::live_bytes();
         const std::size_t used = peak_during([&] {
             pipeline_options options;
             options.native_limits.max_argument_bytes = 2 * args;
@@ -343,7 +292,7 @@ TEST_CASE("memory bound: a 24 MiB native write_file relayed as SSE is held as te
             p.sink().first().done();
             CHECK(invocations_seen == 1);
             CHECK(p.choice(0).invocations().size() == (keep ? 1u : 0u));
-            held_after = live.load() - base;
+            held_after = heap::live_bytes() - base;
         });
         INFO("peak " << used << " bytes, held after the call " << held_after);
         CHECK(out > args);   // the SSE answer carries the whole body

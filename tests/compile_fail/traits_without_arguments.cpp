@@ -1,9 +1,9 @@
 // expect: these format traits lack `arguments`: declare `static constexpr text_arguments arguments
 // Marker format traits without `arguments`.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/text_format.hpp>
+#include <toolstream/engine/text_format.hpp>
 
-struct my_format {
+struct my_format : toolstream::marker_format {
     static constexpr std::string_view name = "mine";
     static constexpr std::string_view call_open = "<call>";
     static constexpr std::string_view call_close = "</call>";

@@ -1,9 +1,9 @@
 // expect: these format traits lack `call_open`: declare `static constexpr std::string_view call_open
 // Marker format traits without `call_open`.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/text_format.hpp>
+#include <toolstream/engine/text_format.hpp>
 
-struct my_format {
+struct my_format : toolstream::marker_format {
     static constexpr std::string_view name = "mine";
     static constexpr toolstream::text_arguments arguments = toolstream::text_arguments::json_object;
 };

@@ -1,5 +1,5 @@
 // Native tool calls: reference bugs we must not have, Boost 1.81 workarounds, chunk invariance.
-#include <toolstream/policies/detail/file_arguments_decoder.hpp>
+#include <toolstream/detail/file_arguments_decoder.hpp>
 #include <toolstream/handler.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
 

@@ -2,10 +2,10 @@
 // ctest), what it accepts, and plain model text by name through runtime_pipeline.
 #include <toolstream/concepts.hpp>
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/hermes.hpp>
-#include <toolstream/policies/xml.hpp>
+#include <toolstream/formats/hermes.hpp>
+#include <toolstream/formats/xml.hpp>
 #include <toolstream/runtime_pipeline.hpp>
-#include <toolstream/sinks.hpp>
+#include <toolstream/writers/sinks.hpp>
 #include <toolstream/text_pipeline.hpp>
 
 #include "catch_compat.hpp"

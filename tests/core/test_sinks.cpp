@@ -1,9 +1,9 @@
 #include <toolstream/concepts.hpp>
 #include <toolstream/handler.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/sinks.hpp>
+#include <toolstream/writers/sinks.hpp>
 #include <toolstream/pipeline.hpp>
-#include <toolstream/policies/xml.hpp>
+#include <toolstream/formats/xml.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 
 #include "catch_compat.hpp"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/text_format.hpp>
+#include <toolstream/engine/text_format.hpp>
 #include <toolstream/registry.hpp>
 #include <toolstream/tools/raw_parameters.hpp>
 

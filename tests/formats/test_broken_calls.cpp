@@ -4,8 +4,8 @@
 // call is already out as a tool call when it breaks: it stays one, and the replay CLI finishes the
 // choice with "stop" when no call completed (docs/text_formats.md).
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/deepseek_v3.hpp>
-#include <toolstream/policies/formats/hermes.hpp>
+#include <toolstream/formats/deepseek_v3.hpp>
+#include <toolstream/formats/hermes.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 
 #include "catch_compat.hpp"

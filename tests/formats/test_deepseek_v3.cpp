@@ -1,6 +1,6 @@
 // deepseek_v3: examples from vLLM's tests/tool_use and DeepSeek V3's chat template, at every split
 // position (inside the multi-byte markers too), 1-byte chunks and random chunkings.
-#include <toolstream/policies/formats/deepseek_v3.hpp>
+#include <toolstream/formats/deepseek_v3.hpp>
 
 #include "catch_compat.hpp"
 #include "formats/format_checks.hpp"

@@ -1,6 +1,6 @@
 // deepseek_v31: examples from vLLM's tests/tool_use and DeepSeek V3.1's chat template, at every
 // split position (inside the multi-byte markers too), 1-byte chunks and random chunkings.
-#include <toolstream/policies/formats/deepseek_v31.hpp>
+#include <toolstream/formats/deepseek_v31.hpp>
 
 #include "catch_compat.hpp"
 #include "formats/format_checks.hpp"
@@ -28,7 +28,7 @@ TEST_CASE("deepseek_v31: the smallest hold cap still fits the 27-byte markers", 
 {
     // Found by fuzz_formats: with max_held = 16 the opening's window was shorter than
     // `<｜tool▁call▁begin｜>` and reading past it threw std::out_of_range out of feed().
-    const text_format_options tiny{.max_held = 16, .max_held_body = 64, .reasoning_open_at_start = {}, .schemas = {}};
+    const text_format_options tiny{.max_held = 16, .max_held_body = 64, .schemas = {}};
     const auto r = test::run_checked<deepseek_v31>(
         "a<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"x\": 1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>", tiny);
     CHECK(calls(r) == "seg_2 f {\"x\":1}\n");

@@ -3,7 +3,7 @@
 // parser documents it, with and without schemas. Every input runs at every split position, in
 // 1-byte and random chunks, with byte conservation and the argument contract.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/deepseek_v32.hpp>
+#include <toolstream/formats/deepseek_v32.hpp>
 #include <toolstream/registry.hpp>
 
 #include "catch_compat.hpp"

@@ -2,7 +2,7 @@
 // without schemas. Every input runs at every split position, in 1-byte and random chunks, with
 // byte conservation and the argument contract.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/glm45.hpp>
+#include <toolstream/formats/glm45.hpp>
 #include <toolstream/registry.hpp>
 
 #include "catch_compat.hpp"

@@ -2,7 +2,7 @@
 // tests and the harmony cookbook, at every split position, 1-byte and random chunks, with byte
 // conservation; with and without the end tokens servers strip.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/harmony.hpp>
+#include <toolstream/formats/harmony.hpp>
 #include <toolstream/registry.hpp>
 
 #include "catch_compat.hpp"

@@ -1,7 +1,7 @@
 // openai (harmony) against vLLM's openai tool parser and llama.cpp's gpt-oss parser: a recipient
 // in the role header is a call, as well as one after the channel. Every input runs at every split
 // position, in 1-byte and random chunks, with byte conservation.
-#include <toolstream/policies/formats/harmony.hpp>
+#include <toolstream/formats/harmony.hpp>
 
 #include "catch_compat.hpp"
 #include "formats/format_checks.hpp"

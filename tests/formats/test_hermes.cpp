@@ -2,7 +2,8 @@
 // with qwen3 reasoning. Every input runs at every split position, in 1-byte and random chunks,
 // with byte conservation and the argument-fragment contract (formats/format_checks.hpp).
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/hermes.hpp>
+#include <toolstream/formats/hermes.hpp>
+#include <toolstream/policies/reasoning.hpp>
 #include <toolstream/registry.hpp>
 
 #include "catch_compat.hpp"
@@ -20,13 +21,8 @@ using test::segments;
 
 namespace {
 
-// hermes with the qwen3 reasoning parser: <think>…</think>, possibly open from the first byte.
-struct hermes_qwen3_format : hermes_format {
-    static constexpr std::string_view reasoning_open = "<think>";
-    static constexpr std::string_view reasoning_close = "</think>";
-    static constexpr bool reasoning_ends_at_call = true;
-};
-using hermes_qwen3 = text_format_policy<hermes_qwen3_format>;
+// hermes with the qwen3 reasoning parser: <think>…</think>, open from the first byte.
+using hermes_qwen3 = reasoning_policy<hermes, qwen3_reasoning>;
 
 template<class Policy = hermes, class... Args>
 test::policy_run run(std::string_view input, const Args&... args)
@@ -105,23 +101,18 @@ TEST_CASE("hermes: not a call, a bad call, a cut call", "[formats][hermes]")
 TEST_CASE("hermes + qwen3 reasoning: think blocks, open from the first byte", "[formats][hermes][reasoning]")
 {
     // <think> in the prompt: only </think> appears.
-    text_format_options open;
-    open.reasoning_open_at_start = true;
     const auto r = run<hermes_qwen3>("The user wants the weather.\n</think>\n\nSure.<tool_call>\n{\"name\": \"w\", "
-                                     "\"arguments\": {\"c\": \"</think>\"}}\n</tool_call>",
-                                     open);
+                                     "\"arguments\": {\"c\": \"</think>\"}}\n</tool_call>");
     CHECK(segments(r) == "reasoning \"The user wants the weather.\\n\"\ntext \"\\n\\nSure.\"\n"
                          "tool_call {\"tool_name\":\"w\"} \"{\\\"name\\\": \\\"w\\\", \\\"arguments\\\": {\\\"c\\\": "
                          "\\\"</think>\\\"}}\"\n");
     // The model skipped </think>: a <tool_call> outside a written <think> block ends reasoning.
-    const auto skipped = run<hermes_qwen3>("thinking... <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>", open);
+    const auto skipped = run<hermes_qwen3>("thinking... <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>");
     CHECK(segments(skipped) == "reasoning \"thinking... \"\ntool_call {\"tool_name\":\"a\"} "
                                "\"{\\\"name\\\": \\\"a\\\", \\\"arguments\\\": {}}\"\n");
-    // A <tool_call> inside a written <think> block stays reasoning.
-    const auto inside = run<hermes_qwen3>("<think>maybe <tool_call>{\"name\": \"a\", \"arguments\": {}}</tool_call>"
-                                          "</think>ok");
-    CHECK(segments(inside) == "reasoning \"maybe <tool_call>{\\\"name\\\": \\\"a\\\", \\\"arguments\\\": {}}</tool_call>\"\n"
-                              "text \"ok\"\n");
+    // A <tool_call> not followed by a call body stays reasoning.
+    const auto inside = run<hermes_qwen3>("<think>maybe <tool_call> then</think>ok");
+    CHECK(segments(inside) == "reasoning \"maybe <tool_call> then\"\ntext \"ok\"\n");
     CHECK(inside.invocations.empty());
 }
 
@@ -133,14 +124,12 @@ TEST_CASE("hermes: generated inputs at every chunking", "[formats][hermes][gener
         "<tool_call>{\"arguments\":{\"k\":\"v\"},\"name\":\"late\"}</tool_call>",
         "<think>maybe <tool_call></think>", "<tool_call>", "</tool_call>", "\xe2\x82\xac ", "\n",
     };
-    text_format_options open;
-    open.reasoning_open_at_start = true;
     for (const auto& input : test::mixed_inputs(pieces, 40)) {
         run(input);
-        run<hermes_qwen3>(input, open);
+        run<hermes_qwen3>(input);
     }
     for (const auto& input : test::mixed_inputs(pieces, 15, 7))
-        run(input, text_format_options{.max_held = 16, .max_held_body = 24, .reasoning_open_at_start = {}, .schemas = {}});
+        run(input, text_format_options{.max_held = 16, .max_held_body = 24, .schemas = {}});
 }
 
 TEST_CASE("hermes: a 1 MiB write_file streams with a bounded hold", "[formats][hermes][large]")

@@ -5,9 +5,9 @@
 // <|action_end|>` (Internlm2ToolParser). One set of cases for all three; every input runs at every
 // split position, in 1-byte and random chunks, with byte conservation and the argument contract.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/ernie45.hpp>
-#include <toolstream/policies/formats/internlm.hpp>
-#include <toolstream/policies/formats/longcat.hpp>
+#include <toolstream/formats/ernie45.hpp>
+#include <toolstream/formats/internlm.hpp>
+#include <toolstream/formats/longcat.hpp>
 #include <toolstream/registry.hpp>
 
 #include "catch_compat.hpp"

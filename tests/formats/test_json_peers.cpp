@@ -1,8 +1,8 @@
 // llama3_json and kimi_k2 against vLLM's llama3_json and kimi_k2 tool parsers: a call after prose,
 // objects that are not calls, a call with invalid JSON arguments between good ones. Every input
 // runs at every split position, in 1-byte and random chunks, with byte conservation.
-#include <toolstream/policies/formats/kimi_k2.hpp>
-#include <toolstream/policies/formats/llama3_json.hpp>
+#include <toolstream/formats/kimi_k2.hpp>
+#include <toolstream/formats/llama3_json.hpp>
 
 #include "catch_compat.hpp"
 #include "formats/format_checks.hpp"

@@ -2,9 +2,9 @@
 // accept: qwen3_coder's bare <function=…>, a missing </parameter>, glm45's name without a line
 // break, and schema-typed values (null, unions) in every format. Every input runs at every split
 // position, in 1-byte and random chunks, with byte conservation and the argument contract.
-#include <toolstream/policies/formats/glm45.hpp>
-#include <toolstream/policies/formats/minimax_m2.hpp>
-#include <toolstream/policies/formats/qwen3_coder.hpp>
+#include <toolstream/formats/glm45.hpp>
+#include <toolstream/formats/minimax_m2.hpp>
+#include <toolstream/formats/qwen3_coder.hpp>
 
 #include "catch_compat.hpp"
 #include "formats/format_checks.hpp"

@@ -1,6 +1,6 @@
 // kimi_k2: examples from vLLM's tests/tool_use and Kimi K2's chat template, at every split
 // position, 1-byte chunks and random chunkings.
-#include <toolstream/policies/formats/kimi_k2.hpp>
+#include <toolstream/formats/kimi_k2.hpp>
 
 #include "catch_compat.hpp"
 #include "formats/format_checks.hpp"

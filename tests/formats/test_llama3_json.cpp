@@ -1,7 +1,7 @@
 // llama3_json: examples from vLLM's tests/tool_use (llama3_json, llama4_json) and its Llama 3.1
 // JSON chat template, at every split position, 1-byte and random chunks, with byte conservation.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/llama3_json.hpp>
+#include <toolstream/formats/llama3_json.hpp>
 #include <toolstream/registry.hpp>
 
 #include "catch_compat.hpp"

@@ -2,7 +2,7 @@
 // </minimax:tool_call>, with and without schemas. Every input runs at every split position, in
 // 1-byte and random chunks, with byte conservation and the argument contract.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/minimax_m2.hpp>
+#include <toolstream/formats/minimax_m2.hpp>
 #include <toolstream/registry.hpp>
 
 #include "catch_compat.hpp"

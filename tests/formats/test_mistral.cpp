@@ -2,7 +2,7 @@
 // test-chat (Mistral Nemo, Magistral), both tokenizer generations, at every split position,
 // 1-byte and random chunks, with byte conservation.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/mistral.hpp>
+#include <toolstream/formats/mistral.hpp>
 #include <toolstream/registry.hpp>
 
 #include "catch_compat.hpp"

@@ -2,7 +2,8 @@
 // with and without tool schemas, alone and with qwen3 reasoning. Every input runs at every split
 // position, in 1-byte and random chunks, with byte conservation and the argument contract.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/qwen3_coder.hpp>
+#include <toolstream/formats/qwen3_coder.hpp>
+#include <toolstream/policies/reasoning.hpp>
 #include <toolstream/registry.hpp>
 
 #include "catch_compat.hpp"
@@ -21,12 +22,8 @@ using test::segments;
 
 namespace {
 
-struct qwen3_coder_qwen3_format : qwen3_coder_format {
-    static constexpr std::string_view reasoning_open = "<think>";
-    static constexpr std::string_view reasoning_close = "</think>";
-    static constexpr bool reasoning_ends_at_call = true;
-};
-using qwen3_coder_qwen3 = text_format_policy<qwen3_coder_qwen3_format>;
+// vLLM's pair for Qwen3-Coder: --tool-call-parser qwen3_coder --reasoning-parser qwen3.
+using qwen3_coder_qwen3 = reasoning_policy<qwen3_coder, qwen3_reasoning>;
 
 template<class Policy = qwen3_coder, class... Args>
 test::policy_run run(std::string_view input, const Args&... args)
@@ -146,15 +143,12 @@ TEST_CASE("qwen3_coder: end of stream, not a call", "[formats][qwen3_coder][fina
 
 TEST_CASE("qwen3_coder + qwen3 reasoning", "[formats][qwen3_coder][reasoning]")
 {
-    text_format_options open = with_schemas();
-    open.reasoning_open_at_start = true;
     const auto r = run<qwen3_coder_qwen3>("Need weather.</think>\n\n<tool_call>\n<function=get_weather>\n<parameter=days>\n2\n"
-                                          "</parameter>\n</function>\n</tool_call>",
-                                          open);
+                                          "</parameter>\n</function>\n</tool_call>");
     CHECK(segments(r) == "reasoning \"Need weather.\"\ntext \"\\n\\n\"\n"
                          "tool_call {\"tool_name\":\"get_weather\"} \"\\n<parameter=days>\\n2\\n</parameter>\\n</function>\"\n");
-    CHECK(calls(r) == "seg_3 get_weather {\"days\":2}\n");
-    const auto inside = run<qwen3_coder_qwen3>("<think>try <tool_call>\n<function=f>\n</function>\n</tool_call></think>ok");
+    CHECK(calls(r) == "seg_3 get_weather {\"days\":\"2\"}\n");
+    const auto inside = run<qwen3_coder_qwen3>("<think>try <tool_call> maybe</think>ok");
     CHECK(inside.invocations.empty());
     CHECK(test::content_of_type(inside.events, segment_type::text) == "ok");
 }

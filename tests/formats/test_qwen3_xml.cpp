@@ -3,7 +3,7 @@
 // run both over the same cases): every input here gives qwen3_coder's events. Every input runs at
 // every split position, in 1-byte and random chunks, with byte conservation and the argument contract.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/qwen3_xml.hpp>
+#include <toolstream/formats/qwen3_xml.hpp>
 #include <toolstream/registry.hpp>
 
 #include "catch_compat.hpp"

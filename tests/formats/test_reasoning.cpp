@@ -1,7 +1,7 @@
 // Reasoning parsers in front of tool-call formats: reasoning_policy<Format, Reasoning> at compile
 // time, and a reasoning syntax chosen by name at run time, at every split position.
-#include <toolstream/policies/formats/deepseek_v31.hpp>
-#include <toolstream/policies/formats/kimi_k2.hpp>
+#include <toolstream/formats/deepseek_v31.hpp>
+#include <toolstream/formats/kimi_k2.hpp>
 #include <toolstream/policies/reasoning.hpp>
 
 #include "catch_compat.hpp"
@@ -13,7 +13,7 @@ using test::segments;
 
 namespace {
 // Hermes-shaped calls, for qwen3's `<tool_call>` rule.
-struct tool_call_format {
+struct tool_call_format : marker_format {
     static constexpr std::string_view name = "tool_call";
     static constexpr std::string_view call_open = "<tool_call>";
     static constexpr std::string_view call_close = "</tool_call>";

@@ -2,10 +2,10 @@
 // same names, llama.cpp's common/chat*): forced-open templates, thinking disabled, an unclosed
 // region ended by a tool call, empty reasoning. Every input runs at every split position, in
 // 1-byte and random chunks, with byte conservation.
-#include <toolstream/policies/formats/hermes.hpp>
-#include <toolstream/policies/formats/kimi_k2.hpp>
-#include <toolstream/policies/formats/minimax_m2.hpp>
-#include <toolstream/policies/formats/qwen3_coder.hpp>
+#include <toolstream/formats/hermes.hpp>
+#include <toolstream/formats/kimi_k2.hpp>
+#include <toolstream/formats/minimax_m2.hpp>
+#include <toolstream/formats/qwen3_coder.hpp>
 #include <toolstream/policies/reasoning.hpp>
 #include <toolstream/policies/runtime.hpp>
 

@@ -1,9 +1,9 @@
-// seed_oss: <seed:think>…</seed:think> and <seed:tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>
+// seed_oss: <seed:think>…</seed:think> (the seed_oss reasoning parser) and <seed:tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>
 // \n</function>\n</seed:tool_call>, as vLLM's seed_oss tool and reasoning parsers document them (the
 // qwen3_coder grammar in Seed wrappers). Every input runs at every split position, in 1-byte and
 // random chunks, with byte conservation and the argument contract.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/seed_oss.hpp>
+#include <toolstream/formats/seed_oss.hpp>
 #include <toolstream/policies/reasoning.hpp>
 #include <toolstream/registry.hpp>
 
@@ -22,10 +22,13 @@ using test::segments;
 
 namespace {
 
-template<class... Args>
+// vLLM's pair: --tool-call-parser seed_oss --reasoning-parser seed_oss.
+using seed_oss_thinking = reasoning_policy<seed_oss, seed_oss_reasoning>;
+
+template<class Policy = seed_oss, class... Args>
 test::policy_run run(std::string_view input, const Args&... args)
 {
-    return test::run_checked<seed_oss>(input, args...);
+    return test::run_checked<Policy>(input, args...);
 }
 
 text_format_options with_schemas(std::size_t max_held = 4096)
@@ -46,14 +49,15 @@ TEST_CASE("seed_oss: reasoning, prose and two calls", "[formats][seed_oss]")
         "<seed:tool_call>\n<function=get_weather>\n<parameter=location>\nBeijing\n</parameter>\n<parameter=days>\n3\n"
         "</parameter>\n</function>\n</seed:tool_call>\n<seed:tool_call>\n<function=get_weather>\n<parameter=location>\n"
         "\xe4\xb8\x8a\xe6\xb5\xb7\n</parameter>\n<parameter=celsius>\ntrue\n</parameter>\n</function>\n</seed:tool_call>Done.";
-    const auto r = run(input);
+    const auto r = run<seed_oss_thinking>(input);
     CHECK(test::content_of_type(r.events, segment_type::reasoning) == "The user wants weather; <seed:tool_call> here is thought.");
     CHECK(test::content_of_type(r.events, segment_type::text) == "Let me check.\n\nDone.");
     CHECK(calls(r) == "seg_3 get_weather {\"location\":\"Beijing\",\"days\":\"3\"}\n"
                       "seg_5 get_weather {\"location\":\"\xe4\xb8\x8a\xe6\xb5\xb7\",\"celsius\":\"true\"}\n");
     // vLLM converts each value by the tool's schema.
-    CHECK(calls(run(input, with_schemas())) == "seg_3 get_weather {\"location\":\"Beijing\",\"days\":3}\n"
-                                               "seg_5 get_weather {\"location\":\"\xe4\xb8\x8a\xe6\xb5\xb7\",\"celsius\":true}\n");
+    CHECK(calls(run(input.substr(input.find("Let me")), with_schemas()))
+          == "seg_2 get_weather {\"location\":\"Beijing\",\"days\":3}\n"
+             "seg_4 get_weather {\"location\":\"\xe4\xb8\x8a\xe6\xb5\xb7\",\"celsius\":true}\n");
     // Qwen's own wrapper is text here; a bare <function=…> inside it is a call, as vLLM's seed_oss
     // parser reads one without <seed:tool_call> (qwen3_coder's rule, inherited).
     const std::string_view qwen = "<tool_call>\n<function=f>\n</function>\n</tool_call>";
@@ -64,11 +68,10 @@ TEST_CASE("seed_oss: reasoning, prose and two calls", "[formats][seed_oss]")
 
 TEST_CASE("seed_oss: a region open from the start ends at a call", "[formats][seed_oss][reasoning]")
 {
-    text_format_options open;
-    open.reasoning_open_at_start = true;
-    const auto r = run("thinking</seed:think>ok", open);
+    const reasoning_syntax open = with_thinking_open(seed_oss_reasoning::syntax, true);
+    const auto r = run<seed_oss_thinking>("thinking</seed:think>ok", open);
     CHECK(segments(r) == "reasoning \"thinking\"\ntext \"ok\"\n");
-    const auto at_call = run("thinking\n<seed:tool_call>\n<function=f>\n</function>\n</seed:tool_call>", open);
+    const auto at_call = run<seed_oss_thinking>("thinking\n<seed:tool_call>\n<function=f>\n</function>\n</seed:tool_call>", open);
     CHECK(test::content_of_type(at_call.events, segment_type::reasoning) == "thinking\n");
     CHECK(calls(at_call) == "seg_2 f {}\n");
     // The reasoning parser of the same name, for other formats.
@@ -117,5 +120,6 @@ TEST_CASE("seed_oss: generated inputs at every chunking", "[formats][seed_oss][g
     for (const auto& input : test::mixed_inputs(pieces, 40)) {
         run(input);
         run(input, with_schemas(40));
+        run<seed_oss_thinking>(input);
     }
 }

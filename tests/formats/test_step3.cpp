@@ -3,7 +3,7 @@
 // as vLLM's step3 tool parser documents it, with and without schemas. Every input runs at every
 // split position, in 1-byte and random chunks, with byte conservation and the argument contract.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/formats/step3.hpp>
+#include <toolstream/formats/step3.hpp>
 #include <toolstream/policies/reasoning.hpp>
 #include <toolstream/registry.hpp>
 

@@ -6,7 +6,7 @@
 // lost, repeated or reordered event shows. The tag's digits are rewritten in place between copies.
 #pragma once
 
-#include <toolstream/provider.hpp>
+#include <toolstream/providers/provider.hpp>
 #include <toolstream/transport/ndjson.hpp>
 #include <toolstream/transport/sse.hpp>
 
@@ -118,7 +118,7 @@ std::size_t feed(stream_shape& shape, std::size_t count, std::size_t write_size,
     constexpr bool sse = converter_type::wire_framing == framing::sse;
     std::conditional_t<sse, sse_decoder, ndjson_decoder> decoder;
     converter_type converter;
-    const auto visit = [&](const stream_event& ev) {
+    const auto visit = [&](const wire_event& ev) {
         if (const auto ec = converter.convert(ev, emit))
             on_error(ec);
     };

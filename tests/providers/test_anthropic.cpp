@@ -16,7 +16,7 @@ using toolstream::anthropic;
 using toolstream::chunk_response;
 using toolstream::error;
 using toolstream::error_code;
-using toolstream::stream_event;
+using toolstream::wire_event;
 using converter = toolstream::provider_converter<anthropic>;
 
 // Keeps a copy of every chunk the converter emits; those that only announce a response (its
@@ -36,7 +36,7 @@ struct recorder {
 
 error_code feed(converter& conv, recorder& out, std::string_view name, std::string_view data)
 {
-    return conv.convert(stream_event{name, data}, out);
+    return conv.convert(wire_event{name, data}, out);
 }
 
 constexpr std::string_view message_start =
@@ -49,7 +49,7 @@ toolstream::test::chunk_summary replay(std::string_view body)
     converter conv;
     toolstream::test::chunk_summary summary;
     std::size_t rejected = 0;
-    auto visit = [&](const stream_event& ev) {
+    auto visit = [&](const wire_event& ev) {
         if (conv.convert(ev, summary))
             ++rejected;
     };
@@ -145,11 +145,11 @@ TEST_CASE("anthropic argument deltas reuse the chunk's string capacity", "[anthr
     const std::string long_piece(60, 'a');
     const std::string delta = R"({"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":")"
         + long_piece + "\"}}";
-    CHECK(!conv.convert(stream_event{"content_block_start",
+    CHECK(!conv.convert(wire_event{"content_block_start",
                                      R"({"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"n","input":{}}})"},
                         watch));
     for (int i = 0; i < 3; ++i)
-        CHECK(!conv.convert(stream_event{"content_block_delta", delta}, watch));
+        CHECK(!conv.convert(wire_event{"content_block_delta", delta}, watch));
     REQUIRE(buffers.size() == 3);
     CHECK(buffers[1] == buffers[0]);
     CHECK(buffers[2] == buffers[0]);

@@ -47,7 +47,7 @@ replayed replay(const std::string& body)
     converter_type converter;
     replayed out;
     auto emit = [&](std::size_t choice, const chunk_response& c) { out.chunks.emplace_back(choice, c); };
-    auto visit = [&](const stream_event& ev) { out.rejected += converter.convert(ev, emit) ? 1 : 0; };
+    auto visit = [&](const wire_event& ev) { out.rejected += converter.convert(ev, emit) ? 1 : 0; };
     CHECK(!decoder.write(body, visit));
     CHECK(!decoder.finish(visit));
     converter.finish(emit);

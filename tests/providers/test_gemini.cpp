@@ -21,7 +21,7 @@ using toolstream::chunk_response;
 using toolstream::error;
 using toolstream::error_code;
 using toolstream::gemini;
-using toolstream::stream_event;
+using toolstream::wire_event;
 using converter = toolstream::provider_converter<gemini>;
 
 // Keeps a copy of every chunk the converter emits, with its choice.
@@ -52,7 +52,7 @@ struct recorder {
 
 error_code feed(converter& conv, recorder& out, std::string_view data)
 {
-    return conv.convert(stream_event{{}, data}, out);
+    return conv.convert(wire_event{{}, data}, out);
 }
 
 // A one-candidate response holding `parts` (a JSON array's inner text).
@@ -242,7 +242,7 @@ TEST_CASE("gemini raw error body through the SSE decoder", "[gemini]")
     converter conv;
     toolstream::test::chunk_summary summary;
     toolstream::sse_decoder sse;
-    auto visit = [&](const stream_event& ev) { CHECK(!conv.convert(ev, summary)); };
+    auto visit = [&](const wire_event& ev) { CHECK(!conv.convert(ev, summary)); };
     CHECK(!sse.write(body, visit));
     CHECK(!sse.finish(visit));
     conv.finish(summary);
@@ -546,10 +546,10 @@ TEST_CASE("gemini steady state reuses the chunk's argument buffer", "[gemini]")
         ++seen;
     };
     const std::string long_text(200, 'x');
-    CHECK(!conv.convert(stream_event{{}, response(open_call)}, emit));
+    CHECK(!conv.convert(wire_event{{}, response(open_call)}, emit));
     const std::string event = response(part_with_pieces({string_piece("$.text", long_text, true)}));
     for (int i = 0; i < 20; ++i)
-        CHECK(!conv.convert(stream_event{{}, event}, emit));
+        CHECK(!conv.convert(wire_event{{}, event}, emit));
     CHECK(seen == 21);
     CHECK(same == 19);
 }
@@ -570,7 +570,7 @@ TEST_CASE("gemini fixtures match their expected results", "[gemini][fixtures]")
             toolstream::test::chunk_summary summary;
             toolstream::sse_decoder sse;
             std::size_t events = 0;
-            auto visit = [&](const stream_event& ev) {
+            auto visit = [&](const wire_event& ev) {
                 ++events;
                 CHECK(!conv.convert(ev, summary));
             };

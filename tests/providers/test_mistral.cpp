@@ -28,7 +28,7 @@ std::vector<emitted> convert_all(std::initializer_list<std::string_view> payload
     std::vector<emitted> out;
     auto emit = [&](std::size_t choice, const chunk_response& c) { out.push_back({choice, c}); };
     for (const std::string_view data : payloads)
-        REQUIRE_FALSE(conv.convert(toolstream::stream_event{{}, data}, emit));
+        REQUIRE_FALSE(conv.convert(toolstream::wire_event{{}, data}, emit));
     conv.finish(emit);
     return out;
 }
@@ -140,7 +140,7 @@ TEST_CASE("mistral: recorded streams", "[mistral][fixtures]")
         converter conv;
         toolstream::test::chunk_summary summary;
         std::size_t rejected = 0;
-        const auto on_event = [&](const toolstream::stream_event& ev) {
+        const auto on_event = [&](const toolstream::wire_event& ev) {
             if (conv.convert(ev, summary))
                 ++rejected;
         };

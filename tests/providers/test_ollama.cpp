@@ -17,7 +17,7 @@ using toolstream::chunk_response;
 using toolstream::error;
 using toolstream::error_code;
 using toolstream::ollama;
-using toolstream::stream_event;
+using toolstream::wire_event;
 using converter = toolstream::provider_converter<ollama>;
 
 // Keeps a copy of every chunk the converter emits.
@@ -32,7 +32,7 @@ struct recorder {
 
 error_code feed(converter& conv, recorder& out, std::string_view line)
 {
-    return conv.convert(stream_event{{}, line}, out);
+    return conv.convert(wire_event{{}, line}, out);
 }
 
 // Written from ollama's docs/api (streaming /api/chat, qwen3 with think:true and tools): thinking
@@ -171,7 +171,7 @@ TEST_CASE("ollama stream through the NDJSON decoder matches the expected summary
         converter conv;
         toolstream::test::chunk_summary summary;
         toolstream::ndjson_decoder ndjson;
-        auto visit = [&](const stream_event& ev) { CHECK(!conv.convert(ev, summary)); };
+        auto visit = [&](const wire_event& ev) { CHECK(!conv.convert(ev, summary)); };
         for (std::size_t at = 0; at < bytes.size(); at += piece_size)
             CHECK(!ndjson.write(std::string_view(bytes).substr(at, piece_size), visit));
         CHECK(!ndjson.finish(visit));
@@ -199,7 +199,7 @@ TEST_CASE("ollama steady state reuses the chunk's argument buffer", "[ollama]")
     const std::string line = R"({"message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"write",)"
                              R"("arguments":{"path":"/tmp/a/rather/long/path/name.txt","content":"more than fifteen bytes"}}}]}})";
     for (int i = 0; i < 10; ++i)
-        CHECK(!conv.convert(stream_event{{}, line}, emit));
+        CHECK(!conv.convert(wire_event{{}, line}, emit));
     CHECK(seen == 10);
     CHECK(same == 9);
 }

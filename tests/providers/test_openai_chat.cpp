@@ -33,7 +33,7 @@ std::vector<emitted> convert_all(converter& conv, std::initializer_list<std::str
 {
     recorder rec;
     for (const std::string_view data : payloads)
-        REQUIRE_FALSE(conv.convert(toolstream::stream_event{{}, data}, rec));
+        REQUIRE_FALSE(conv.convert(toolstream::wire_event{{}, data}, rec));
     conv.finish(rec);
     return rec.out;
 }
@@ -510,7 +510,7 @@ std::string replay(const toolstream::test::fixture& f)
     converter conv;
     toolstream::test::chunk_summary summary;
     std::size_t rejected = 0;
-    const auto on_event = [&](const toolstream::stream_event& ev) {
+    const auto on_event = [&](const toolstream::wire_event& ev) {
         if (conv.convert(ev, summary))
             ++rejected;
     };

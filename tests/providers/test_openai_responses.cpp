@@ -16,7 +16,7 @@ using toolstream::chunk_response;
 using toolstream::error;
 using toolstream::error_code;
 using toolstream::openai_responses;
-using toolstream::stream_event;
+using toolstream::wire_event;
 using toolstream::tool_call_delta;
 using converter = toolstream::provider_converter<openai_responses>;
 
@@ -38,7 +38,7 @@ struct recorder {
 // Feeds a payload with its type as the SSE event name, as the API sends it.
 error_code feed(converter& conv, recorder& out, std::string_view type, std::string_view data)
 {
-    return conv.convert(stream_event{type, data}, out);
+    return conv.convert(wire_event{type, data}, out);
 }
 
 constexpr std::string_view fc_added =
@@ -62,7 +62,7 @@ toolstream::test::chunk_summary replay(std::string_view body)
     converter conv;
     toolstream::test::chunk_summary summary;
     std::size_t rejected = 0;
-    auto visit = [&](const stream_event& ev) {
+    auto visit = [&](const wire_event& ev) {
         if (conv.convert(ev, summary))
             ++rejected;
     };
@@ -205,7 +205,7 @@ TEST_CASE("openai_responses event type falls back to the JSON type when the SSE 
 {
     converter conv;
     recorder out;
-    CHECK(!conv.convert(stream_event{"", R"({"type":"response.output_text.delta","output_index":0,"delta":"x"})"}, out));
+    CHECK(!conv.convert(wire_event{"", R"({"type":"response.output_text.delta","output_index":0,"delta":"x"})"}, out));
     REQUIRE(out.chunks.size() == 1);
     CHECK(out.chunks[0].content == "x");
 }
@@ -294,10 +294,10 @@ TEST_CASE("openai_responses argument deltas reuse string capacity across other c
     };
     const std::string delta = args_delta("fc_1", 1, std::string(60, 'a'));
     const std::string_view text = R"({"type":"response.output_text.delta","output_index":0,"delta":"t"})";
-    CHECK(!conv.convert(stream_event{"response.output_item.added", fc_added}, watch));
+    CHECK(!conv.convert(wire_event{"response.output_item.added", fc_added}, watch));
     for (int i = 0; i < 3; ++i) {
-        CHECK(!conv.convert(stream_event{"response.function_call_arguments.delta", delta}, watch));
-        CHECK(!conv.convert(stream_event{"response.output_text.delta", text}, watch));
+        CHECK(!conv.convert(wire_event{"response.function_call_arguments.delta", delta}, watch));
+        CHECK(!conv.convert(wire_event{"response.output_text.delta", text}, watch));
     }
     REQUIRE(buffers.size() == 3);
     CHECK(buffers[1] == buffers[0]);

@@ -2,8 +2,8 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/json_calls.hpp>
-#include <toolstream/policies/xml.hpp>
+#include <toolstream/formats/json_calls.hpp>
+#include <toolstream/formats/xml.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/mistral.hpp>
 #include <toolstream/providers/ollama.hpp>
@@ -275,7 +275,7 @@ TEST_CASE("fuzz regression: whitespace before a raw JSON body is no error howeve
             INFO("pieces of " << piece);
             sse_decoder d({.max_event_size = 16, .flush_at_eof = true});
             std::vector<std::string> events;
-            auto visit = [&](const stream_event& ev) { events.emplace_back(ev.data); };
+            auto visit = [&](const wire_event& ev) { events.emplace_back(ev.data); };
             std::size_t errors = 0;
             for (std::size_t at = 0; at < body.size(); at += piece)
                 errors += d.write(std::string_view(body).substr(at, piece), visit) == error::event_too_large;
@@ -290,7 +290,7 @@ TEST_CASE("fuzz regression: whitespace before a raw JSON body is no error howeve
     for (std::size_t piece : {std::size_t{1}, std::size_t{100}, sse.size()}) {
         sse_decoder d({.max_event_size = 16, .flush_at_eof = true});
         std::vector<std::string> events;
-        auto visit = [&](const stream_event& ev) { events.emplace_back(ev.data); };
+        auto visit = [&](const wire_event& ev) { events.emplace_back(ev.data); };
         std::size_t errors = 0;
         for (std::size_t at = 0; at < sse.size(); at += piece)
             (void)d.write(std::string_view(sse).substr(at, piece), detail::overloaded{visit, [&](error_code ec) { errors += ec == error::event_too_large; }});
@@ -302,7 +302,7 @@ TEST_CASE("fuzz regression: whitespace before a raw JSON body is no error howeve
         sse_decoder d({.max_event_size = 16, .flush_at_eof = true});
         const std::string raw = spaces + "[1]";
         std::vector<std::string> events;
-        auto visit = [&](const stream_event& ev) { events.emplace_back(ev.data); };
+        auto visit = [&](const wire_event& ev) { events.emplace_back(ev.data); };
         for (std::size_t at = 0; at < raw.size(); at += piece)
             CHECK(!d.write(std::string_view(raw).substr(at, piece), visit));
         CHECK(!d.finish(visit));

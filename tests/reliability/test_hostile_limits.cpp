@@ -5,9 +5,9 @@
 #include <toolstream/limits.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/json_calls.hpp>
-#include <toolstream/policies/sentinel.hpp>
-#include <toolstream/policies/xml.hpp>
+#include <toolstream/formats/json_calls.hpp>
+#include <toolstream/formats/sentinel.hpp>
+#include <toolstream/formats/xml.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/openai_chat.hpp>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <toolstream/segment_event.hpp>
-#include <toolstream/stream_events.hpp>
+#include <toolstream/response_events.hpp>
 #include <toolstream/tool_invocation.hpp>
 
 #include "support/argument_contract.hpp"

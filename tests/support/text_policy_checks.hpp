@@ -5,7 +5,7 @@
 
 #include <toolstream/handler.hpp>
 #include <toolstream/segment_event.hpp>
-#include <toolstream/sinks.hpp>
+#include <toolstream/writers/sinks.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/tool_syntax.hpp>
 

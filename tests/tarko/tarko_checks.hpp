@@ -1,7 +1,7 @@
 // Test support for the Agent TARS events: collect the lines, and check them against the calls.
 #pragma once
 
-#include <toolstream/sinks.hpp>
+#include <toolstream/writers/sinks.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/writers/tarko_events.hpp>
 

@@ -3,8 +3,8 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/policies/json_calls.hpp>
-#include <toolstream/policies/xml.hpp>
+#include <toolstream/formats/json_calls.hpp>
+#include <toolstream/formats/xml.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 #include <toolstream/runtime_pipeline.hpp>
 #include <toolstream/writers/tarko_events.hpp>

@@ -1,6 +1,6 @@
 #include <toolstream/concepts.hpp>
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/json_calls.hpp>
+#include <toolstream/formats/json_calls.hpp>
 
 #include "catch_compat.hpp"
 #include "support/events.hpp"

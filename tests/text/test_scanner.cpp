@@ -1,4 +1,4 @@
-#include <toolstream/policies/detail/marker_scanner.hpp>
+#include <toolstream/engine/detail/marker_scanner.hpp>
 
 #include "catch_compat.hpp"
 

@@ -1,6 +1,6 @@
 #include <toolstream/concepts.hpp>
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/sentinel.hpp>
+#include <toolstream/formats/sentinel.hpp>
 
 #include "catch_compat.hpp"
 #include "support/events.hpp"

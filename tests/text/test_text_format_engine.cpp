@@ -1,10 +1,10 @@
 // The text-format engine (text_format_policy) proven on formats written as trait sets right here:
-// Hermes (a JSON call object between markers, with <think> reasoning), a header-named format
+// Hermes (a JSON call object between markers), a header-named format
 // with a JSON object and a call id (DeepSeek V3.1 / Kimi K2 shape), and a key/value format
 // (Qwen3-Coder shape). Every input goes through chunk invariance (every split position, 1-byte
 // chunks, random chunkings), byte conservation and the argument-fragment contract.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/text_format.hpp>
+#include <toolstream/engine/text_format.hpp>
 
 #include "catch_compat.hpp"
 #include "support/events.hpp"
@@ -23,18 +23,16 @@ using namespace toolstream;
 // ---- the trait sets ----
 
 // Hermes 2 Pro / Qwen2.5 / Qwen3: <tool_call>{"name": …, "arguments": {…}}</tool_call>.
-struct hermes_format {
+struct hermes_format : marker_format {
     static constexpr std::string_view name = "hermes";
     static constexpr std::string_view call_open = "<tool_call>";
     static constexpr std::string_view call_close = "</tool_call>";
     static constexpr text_arguments arguments = text_arguments::json_call;
-    static constexpr std::string_view reasoning_open = "<think>";
-    static constexpr std::string_view reasoning_close = "</think>";
 };
 using hermes = text_format_policy<hermes_format>;
 
 // A section of calls, each named by a header that also gives the call id (functions.NAME:IDX).
-struct sectioned_format {
+struct sectioned_format : marker_format {
     static constexpr std::string_view name = "sectioned";
     static constexpr std::string_view section_open = "<|calls|>";
     static constexpr std::string_view section_close = "<|/calls|>";
@@ -54,7 +52,7 @@ struct sectioned_format {
 using sectioned = text_format_policy<sectioned_format>;
 
 // Key/value parameters with raw values: <tool_call>\n<function=NAME>\n<parameter=K>\nV\n</parameter>…
-struct key_value_format {
+struct key_value_format : marker_format {
     static constexpr std::string_view name = "key_value";
     static constexpr std::string_view call_open = "<tool_call>";
     static constexpr std::string_view header_end = ">";
@@ -179,21 +177,6 @@ TEST_CASE("engine/hermes: markers inside JSON strings end nothing", "[engine][he
     CHECK(test::content_of_type(r.events, segment_type::text) == "tail");
 }
 
-TEST_CASE("engine/hermes: reasoning regions, also open from the first byte", "[engine][hermes][reasoning]")
-{
-    const std::string_view input = "<think>Plan: call <tool_call> later.</think>Sure. <tool_call>{\"name\":\"a\",\"arguments\":{}}</tool_call>";
-    const auto r = run<hermes>(input);
-    CHECK(segments(r) == "reasoning \"Plan: call <tool_call> later.\"\ntext \"Sure. \"\n"
-                         "tool_call {\"tool_name\":\"a\"} \"{\\\"name\\\":\\\"a\\\",\\\"arguments\\\":{}}\"\n");
-
-    text_format_options open;
-    open.reasoning_open_at_start = true;
-    const auto o = run<hermes>("The user wants x.\n</think>\n\nHere: <think>more</think>ok", open);
-    CHECK(segments(o) == "reasoning \"The user wants x.\\n\"\ntext \"\\n\\nHere: \"\nreasoning \"more\"\ntext \"ok\"\n");
-    // Never closed: all of it is reasoning.
-    CHECK(segments(run<hermes>("still <thinking", open)) == "reasoning \"still <thinking\"\n");
-}
-
 TEST_CASE("engine/hermes: what is not a call stays text byte for byte", "[engine][hermes]")
 {
     for (std::string_view input : {"<tool_call> is how I call tools", "<tool_call", "a <tool_cal b", "<tool_call>\n\n",
@@ -228,8 +211,6 @@ TEST_CASE("engine/hermes §7: what a cut stream held is content or text, never l
     // Cut before the name: the call STARTs at the end, without one.
     CHECK(segments(run<hermes>("x <tool_call>{\"arguments\":{\"a\":1},\"na"))
           == "text \"x \"\ntool_call \"{\\\"arguments\\\":{\\\"a\\\":1},\\\"na\" incomplete\n");
-    // Inside reasoning: a partial closing marker is reasoning.
-    CHECK(segments(run<hermes>("<think>hmm </thi")) == "reasoning \"hmm </thi\"\n");
 }
 
 TEST_CASE("engine/hermes: generated inputs at every chunking", "[engine][hermes][generated]")
@@ -246,7 +227,7 @@ TEST_CASE("engine/hermes: generated inputs at every chunking", "[engine][hermes]
     for (const auto& input : test::mixed_inputs(pieces, 60))
         run<hermes>(input);
     for (const auto& input : test::mixed_inputs(pieces, 20, 5))
-        run<hermes>(input, text_format_options{.max_held = 16, .max_held_body = 24, .reasoning_open_at_start = true, .schemas = {}});
+        run<hermes>(input, text_format_options{.max_held = 16, .max_held_body = 24, .schemas = {}});
 }
 
 TEST_CASE("engine/hermes: a 1 MiB body streams in pieces and holds nothing back", "[engine][hermes][large]")
@@ -291,7 +272,7 @@ TEST_CASE("engine/sectioned: a header that names nothing, or is too long, is tex
     CHECK(segments(run<sectioned>("<|calls|><|call|>nodot<|args|>{}<|/call|><|/calls|>x"))
           == "text \"<|call|>nodot<|args|>{}<|/call|><|/calls|>x\"\n");
     const std::string long_header = "<|calls|><|call|>functions." + std::string(40, 'n') + ":0<|args|>{}<|/call|>";
-    handler<sectioned> h(recording_sink{}, {}, sectioned(text_format_options{.max_held = 32, .max_held_body = 1024, .reasoning_open_at_start = {}, .schemas = {}}));
+    handler<sectioned> h(recording_sink{}, {}, sectioned(text_format_options{.max_held = 32, .max_held_body = 1024, .schemas = {}}));
     CHECK(h.feed(long_header) == error::marker_too_long);
     REQUIRE(!h.finalize());
     CHECK(h.invocations().empty());
@@ -323,7 +304,7 @@ TEST_CASE("engine/key_value: a closing marker inside a value does not end it", "
     CHECK(calls(r) == "seg_1 write_file {\"path\":\"a.xml\",\"content\":\"<p>x</parameter> y</p>\\n</parameter>\"}\n");
     // Blanks after the marker are looked at (up to 64): a marker followed by more value is value.
     handler<key_value> h(recording_sink{}, {}, key_value(text_format_options{.max_held = 24, .max_held_body = 1024,
-                                                                          .reasoning_open_at_start = {}, .schemas = {}}));
+                                                                          .schemas = {}}));
     const std::string blanks(30, ' ');
     CHECK(!h.feed("<tool_call><function=f><parameter=a>v</parameter>" + blanks + "w</parameter></function></tool_call>"));
     REQUIRE(!h.finalize());

@@ -1,9 +1,9 @@
 // Held-bytes caps of the text policies: past the cap the bytes are released as text and feed()
 // reports error::marker_too_long; the stream goes on and nothing is lost.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/json_calls.hpp>
-#include <toolstream/policies/sentinel.hpp>
-#include <toolstream/policies/xml.hpp>
+#include <toolstream/formats/json_calls.hpp>
+#include <toolstream/formats/sentinel.hpp>
+#include <toolstream/formats/xml.hpp>
 
 #include "catch_compat.hpp"
 #include "support/events.hpp"

@@ -1,7 +1,7 @@
 // The xml policy against the reference's vectors (research §5.1 and the state tests of §5),
 // with every input also checked for chunk invariance and byte conservation.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/xml.hpp>
+#include <toolstream/formats/xml.hpp>
 
 #include "catch_compat.hpp"
 #include "support/events.hpp"

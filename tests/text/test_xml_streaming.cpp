@@ -1,7 +1,7 @@
 // The xml policy where the reference fails (research §6 items 3, 4, 5, 9), truncation at any
 // point, generated inputs checked for byte conservation, and bounded holdback.
 #include <toolstream/handler.hpp>
-#include <toolstream/policies/xml.hpp>
+#include <toolstream/formats/xml.hpp>
 
 #include "catch_compat.hpp"
 #include "support/events.hpp"

@@ -8,7 +8,7 @@
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/openai_chat.hpp>
-#include <toolstream/sinks.hpp>
+#include <toolstream/writers/sinks.hpp>
 #include <toolstream/tools/toolset.hpp>
 
 #include <boost/json/parse.hpp>

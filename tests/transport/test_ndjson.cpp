@@ -34,7 +34,7 @@ std::ostream& operator<<(std::ostream& os, const decoded& d)
 
 struct recorder {
     decoded* out;
-    void operator()(const toolstream::stream_event& ev) const
+    void operator()(const toolstream::wire_event& ev) const
     {
         CHECK(ev.name.empty());
         out->lines.emplace_back(ev.data);
@@ -148,7 +148,7 @@ TEST_CASE("ndjson: a line wholly inside one write is a view into the input", "[n
     const std::string in = "{\"k\":1}\r\n{\"k\":2}\n";
     ndjson_decoder dec;
     std::vector<const char*> at;
-    REQUIRE(!dec.write(in, [&](const toolstream::stream_event& ev) { at.push_back(ev.data.data()); }));
+    REQUIRE(!dec.write(in, [&](const toolstream::wire_event& ev) { at.push_back(ev.data.data()); }));
     REQUIRE(at == std::vector<const char*>{in.data(), in.data() + 9});
 }
 
@@ -233,7 +233,7 @@ TEST_CASE("ndjson: memory running out is error::out_of_memory; decoding resumes 
 {
     // A visitor throwing std::bad_alloc stands for an allocation failing inside write().
     std::vector<std::string> seen;
-    auto visit = [&](const toolstream::stream_event& ev) {
+    auto visit = [&](const toolstream::wire_event& ev) {
         if (ev.data == "fail")
             throw std::bad_alloc();
         seen.emplace_back(ev.data);

@@ -39,7 +39,7 @@ std::ostream& operator<<(std::ostream& os, const decoded& d)
 
 struct recorder {
     decoded* out;
-    void operator()(const toolstream::stream_event& ev) const { out->events.emplace_back(ev.name, ev.data); }
+    void operator()(const toolstream::wire_event& ev) const { out->events.emplace_back(ev.name, ev.data); }
     void operator()(toolstream::sse_keep_alive ka) const { out->comments.emplace_back(ka.comment); }
 };
 
@@ -150,7 +150,7 @@ TEST_CASE("sse: comment lines reach a visitor that takes sse_keep_alive", "[sse]
     // A visitor without that overload still gets the events.
     sse_decoder dec;
     std::vector<std::string> data;
-    auto only_events = [&](const toolstream::stream_event& ev) { data.emplace_back(ev.data); };
+    auto only_events = [&](const toolstream::wire_event& ev) { data.emplace_back(ev.data); };
     REQUIRE(!dec.write(": ping\r\ndata: x\r\n\r\n", only_events));
     REQUIRE(!dec.finish(only_events));
     REQUIRE(data == std::vector<std::string>{"x"});
@@ -248,7 +248,7 @@ TEST_CASE("sse: an event wholly inside one write is a view into the input", "[ss
     const std::string in = "event: e\ndata: {\"k\":1}\n\n";
     sse_decoder dec;
     bool seen = false;
-    REQUIRE(!dec.write(in, [&](const toolstream::stream_event& ev) {
+    REQUIRE(!dec.write(in, [&](const toolstream::wire_event& ev) {
         REQUIRE(ev.data == "{\"k\":1}");
         REQUIRE(ev.data.data() == in.data() + in.find('{'));
         seen = true;
@@ -366,7 +366,7 @@ TEST_CASE("sse: a raw JSON body over max_event_size is an error and is dropped",
     check_splits("  {\"error\": 12345}", events({{"", "{\"error\": 12345}"}}), opts);
 
     sse_decoder dec(opts);
-    const auto ignore = [](const toolstream::stream_event&) {};
+    const auto ignore = [](const toolstream::wire_event&) {};
     REQUIRE(!dec.write("[1,2,3,4,", ignore));
     REQUIRE(dec.buffered_bytes() == 9);
     REQUIRE(dec.write("5,6,7,8,9]", ignore) == error::event_too_large);
@@ -410,7 +410,7 @@ TEST_CASE("sse: memory running out is error::out_of_memory; the event is dropped
 {
     // A visitor throwing std::bad_alloc stands for an allocation failing inside write().
     std::vector<std::string> seen;
-    auto visit = [&](const toolstream::stream_event& ev) {
+    auto visit = [&](const toolstream::wire_event& ev) {
         if (ev.data == "fail")
             throw std::bad_alloc();
         seen.emplace_back(ev.data);
@@ -427,7 +427,7 @@ TEST_CASE("sse: memory running out is error::out_of_memory; the event is dropped
         sse_decoder other;
         std::vector<std::string> order;
         auto visit_all = overloaded{
-            [&](const toolstream::stream_event& ev) {
+            [&](const toolstream::wire_event& ev) {
                 if (ev.data == "fail")
                     throw std::length_error("too long");
                 order.emplace_back(ev.data);

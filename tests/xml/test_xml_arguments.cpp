@@ -1,4 +1,4 @@
-#include <toolstream/policies/detail/xml_arguments.hpp>
+#include <toolstream/formats/detail/xml_arguments.hpp>
 
 #include "catch_compat.hpp"
 

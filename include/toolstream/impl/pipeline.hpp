@@ -51,7 +51,7 @@ auto pipeline<Provider, Policy, Sink>::choice(std::size_t index) -> handler_type
 
 template<class Provider, parser_policy Policy, event_sink Sink>
     requires provider_traits<Provider>
-void pipeline<Provider, Policy, Sink>::note(error_code ec, error_code& first, bool of_stream)
+void pipeline<Provider, Policy, Sink>::record_error(error_code ec, error_code& first, bool of_stream)
 {
     if (!ec)
         return;
@@ -133,15 +133,15 @@ error_code pipeline<Provider, Policy, Sink>::write(std::string_view bytes)
         return error::feed_after_finalize;
     seen_input_ = seen_input_ || !detail::all_blank(bytes);
     error_code first;
-    auto emit = [&](std::size_t index, const chunk_response& chunk) { note(route(index, chunk), first, false); };
+    auto emit = [&](std::size_t index, const chunk_response& chunk) { record_error(route(index, chunk), first, false); };
     // Transport errors come to the visitor among the events, so all errors are noted in stream order.
-    detail::overloaded on_event{[&](const stream_event& ev) {
+    detail::overloaded on_event{[&](const wire_event& ev) {
                                     seen_event_ = true;
-                                    note(converter_.convert(ev, emit), first);
+                                    record_error(converter_.convert(ev, emit), first);
                                 },
-                                [&](error_code ec) { note(ec, first); }};
+                                [&](error_code ec) { record_error(ec, first); }};
     // The decoder's errors reach `on_event` in stream order; only a failed allocation is new here.
-    note(detail::guard_allocation([&] {
+    record_error(detail::guard_allocation([&] {
              (void)decoder_.write(bytes, on_event);
              return error_code{};
          }),
@@ -156,13 +156,13 @@ error_code pipeline<Provider, Policy, Sink>::finish()
     if (finished_)
         return {};
     error_code first;
-    auto emit = [&](std::size_t index, const chunk_response& chunk) { note(route(index, chunk), first, false); };
-    detail::overloaded on_event{[&](const stream_event& ev) {
+    auto emit = [&](std::size_t index, const chunk_response& chunk) { record_error(route(index, chunk), first, false); };
+    detail::overloaded on_event{[&](const wire_event& ev) {
                                     seen_event_ = true;
-                                    note(converter_.convert(ev, emit), first);
+                                    record_error(converter_.convert(ev, emit), first);
                                 },
-                                [&](error_code ec) { note(ec, first); }};
-    note(detail::guard_allocation([&] {
+                                [&](error_code ec) { record_error(ec, first); }};
+    record_error(detail::guard_allocation([&] {
              (void)decoder_.finish(on_event);
              converter_.finish(emit);
              return error_code{};
@@ -190,7 +190,7 @@ error_code pipeline<Provider, Policy, Sink>::finish()
     state(0);   // an empty stream still has its one choice
     for (auto& c : choices_)
         if (c)
-            note(c->handler->finalize(), first, false);
+            record_error(c->handler->finalize(), first, false);
     for (auto& c : choices_)
         if (c) {
             const auto& raw = c->record.summary.finish_reason;

@@ -1,6 +1,8 @@
 // The api_tool_call policy: content is text; tool calls come from the provider's native fields.
 #pragma once
 
+#include <toolstream/concepts.hpp>
+
 #include <string_view>
 
 namespace toolstream {
@@ -27,5 +29,7 @@ struct api_tool_call {
     }
     void reset() noexcept {}
 };
+
+static_assert(parser_policy<api_tool_call>);
 
 } // namespace toolstream

@@ -2,12 +2,14 @@
 // model's reasoning out of the content first and forwards the rest to any parser policy.
 #pragma once
 
+#include <toolstream/concepts.hpp>
 #include <toolstream/detail/ascii.hpp>
-#include <toolstream/policies/detail/marker_scanner.hpp>
+#include <toolstream/engine/detail/marker_scanner.hpp>
 
 #include <array>
 #include <cstddef>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace toolstream {
@@ -102,14 +104,21 @@ constexpr const reasoning_syntax* find_reasoning_parser(std::string_view name) n
     return nullptr;
 }
 
-namespace detail {
+/// A reasoning parser known at compile time: `void` (the syntax is given at run time), or a tag
+/// whose static `syntax` is a `reasoning_syntax` (qwen3_reasoning, …).
 template<class R>
+concept reasoning_tag = std::is_void_v<R> || requires {
+    { R::syntax } -> std::convertible_to<reasoning_syntax>;
+};
+
+namespace detail {
+template<reasoning_tag R>
 constexpr reasoning_syntax reasoning_syntax_of() noexcept
 {
-    if constexpr (requires { R::syntax; })
-        return R::syntax;
-    else
+    if constexpr (std::is_void_v<R>)
         return {};
+    else
+        return R::syntax;
 }
 } // namespace detail
 
@@ -291,7 +300,7 @@ private:
 /// A parser policy: `Policy` behind a reasoning parser (detail::reasoning_splitter). `Reasoning`
 /// is a syntax tag (qwen3_reasoning…), or void for a syntax given at run time (none when
 /// default-built).
-template<class Policy, class Reasoning = void>
+template<parser_policy Policy, reasoning_tag Reasoning = void>
 class reasoning_policy {
 public:
     using inner_type = Policy;
@@ -342,5 +351,7 @@ private:
     detail::reasoning_splitter splitter_;
     Policy inner_;
 };
+
+static_assert(parser_policy<reasoning_policy<detail::parser_policy_archetype, qwen3_reasoning>>);
 
 } // namespace toolstream

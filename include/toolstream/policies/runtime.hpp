@@ -177,4 +177,6 @@ inline std::string_view default_policy_name()
     return policy_names[0];
 }
 
+static_assert(parser_policy<runtime_policy>);
+
 } // namespace toolstream

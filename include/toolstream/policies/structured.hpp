@@ -2,8 +2,9 @@
 // Agent TARS's `{"content": string, "toolCall": {"name": string, "args": object}}` by default.
 #pragma once
 
-#include <toolstream/policies/detail/json_string_decoder.hpp>
-#include <toolstream/segment_writer.hpp>
+#include <toolstream/concepts.hpp>
+#include <toolstream/detail/json_string_decoder.hpp>
+#include <toolstream/segment_emitter.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>
@@ -84,6 +85,8 @@ private:
     bool escaped_ = false;
     bool scalar_ = false;
 };
+
+static_assert(parser_policy<structured>);
 
 } // namespace toolstream
 

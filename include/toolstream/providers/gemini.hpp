@@ -2,13 +2,13 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
-#include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/error.hpp>
+#include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/providers/detail/gemini_partial_args.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
-#include <toolstream/error.hpp>
-#include <toolstream/provider.hpp>
+#include <toolstream/providers/provider.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/array.hpp>
@@ -73,7 +73,7 @@ struct provider_converter<gemini> {
     /// Converts one event. error::out_of_memory when an allocation fails: the rest of the event
     /// is dropped, and later events still convert.
     template<chunk_consumer Emit>
-    error_code convert(const stream_event& ev, Emit& emit)
+    error_code convert(const wire_event& ev, Emit& emit)
     {
         return detail::guard_allocation([&] { return convert_event(ev, emit); });
     }
@@ -99,7 +99,7 @@ struct provider_converter<gemini> {
 
 private:
     template<class Emit>
-    error_code convert_event(const stream_event& ev, Emit& emit)
+    error_code convert_event(const wire_event& ev, Emit& emit)
     {
         if (detail::all_blank(ev.data))
             return {};   // keep-alive

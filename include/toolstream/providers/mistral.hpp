@@ -1,10 +1,10 @@
 // Mistral chat streaming: the Chat Completions shape with Mistral's differences.
 #pragma once
 
+#include <toolstream/error.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/openai_chat_stream.hpp>
-#include <toolstream/error.hpp>
-#include <toolstream/provider.hpp>
+#include <toolstream/providers/provider.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/value.hpp>
@@ -40,7 +40,7 @@ struct provider_converter<mistral> {
     }
 
     template<chunk_consumer Emit>
-    error_code convert(const stream_event& ev, Emit& emit)
+    error_code convert(const wire_event& ev, Emit& emit)
     {
         return stream_.convert(ev.data, emit, &read_content);
     }
@@ -91,5 +91,7 @@ private:
 
     detail::chat_stream stream_{&normalise_finish};
 };
+
+static_assert(provider_traits<mistral>);
 
 } // namespace toolstream

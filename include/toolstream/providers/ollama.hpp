@@ -2,12 +2,12 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
-#include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/error.hpp>
+#include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
-#include <toolstream/error.hpp>
-#include <toolstream/provider.hpp>
+#include <toolstream/providers/provider.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>
@@ -46,7 +46,7 @@ struct provider_converter<ollama> {
     /// Converts one event. error::out_of_memory when an allocation fails: the rest of the event
     /// is dropped, and later events still convert.
     template<chunk_consumer Emit>
-    error_code convert(const stream_event& ev, Emit& emit)
+    error_code convert(const wire_event& ev, Emit& emit)
     {
         return detail::guard_allocation([&] { return convert_event(ev, emit); });
     }
@@ -59,16 +59,14 @@ struct provider_converter<ollama> {
 
 private:
     template<class Emit>
-    error_code convert_event(const stream_event& ev, Emit& emit)
+    error_code convert_event(const wire_event& ev, Emit& emit)
     {
         if (detail::all_blank(ev.data))
             return {};   // blank line
-        auto parsed = parser_.parse(ev.data);
+        auto parsed = parser_.parse_object(ev.data);
         if (!parsed)
             return parsed.error();
-        if (!(*parsed)->is_object())
-            return error::invalid_payload;
-        const auto& line = (*parsed)->get_object();
+        const auto& line = **parsed;
         auto& chunk = builder_.begin();
 
         if (const auto* err = line.if_contains("error"); err != nullptr && !err->is_null()) {

@@ -2,9 +2,9 @@
 // Groq, xAI, Qwen (DashScope), OpenRouter, vLLM and other OpenAI-compatible servers.
 #pragma once
 
-#include <toolstream/providers/detail/openai_chat_stream.hpp>
 #include <toolstream/error.hpp>
-#include <toolstream/provider.hpp>
+#include <toolstream/providers/detail/openai_chat_stream.hpp>
+#include <toolstream/providers/provider.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/value.hpp>
@@ -44,7 +44,7 @@ struct provider_converter<openai_chat> {
 
     /// Converts one event; its SSE `event:` name plays no part in this dialect.
     template<chunk_consumer Emit>
-    error_code convert(const stream_event& ev, Emit& emit)
+    error_code convert(const wire_event& ev, Emit& emit)
     {
         return stream_.convert(ev.data, emit, [](const boost::json::value& content, chunk_response& out) {
             if (const auto* text = content.if_string())
@@ -61,5 +61,7 @@ struct provider_converter<openai_chat> {
 private:
     detail::chat_stream stream_{&normalise_finish};
 };
+
+static_assert(provider_traits<openai_chat>);
 
 } // namespace toolstream

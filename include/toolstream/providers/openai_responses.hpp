@@ -1,11 +1,11 @@
 // OpenAI Responses API streaming (`event: <type>` + JSON data) converted to chunk_responses.
 #pragma once
 
+#include <toolstream/error.hpp>
 #include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
-#include <toolstream/error.hpp>
-#include <toolstream/provider.hpp>
+#include <toolstream/providers/provider.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>
@@ -63,7 +63,7 @@ struct provider_converter<openai_responses> {
     /// Converts one event. error::out_of_memory when an allocation fails: the rest of the event
     /// is dropped, and later events still convert.
     template<chunk_consumer Emit>
-    error_code convert(const stream_event& ev, Emit& emit)
+    error_code convert(const wire_event& ev, Emit& emit)
     {
         return detail::guard_allocation([&] { return convert_event(ev, emit); });
     }
@@ -76,15 +76,13 @@ struct provider_converter<openai_responses> {
 
 private:
     template<class Emit>
-    error_code convert_event(const stream_event& ev, Emit& emit)
+    error_code convert_event(const wire_event& ev, Emit& emit)
     {
-        auto parsed = parser_.parse(ev.data);
+        auto parsed = parser_.parse_object(ev.data);
         if (!parsed)
             return parsed.error();
-        const auto* root = (*parsed)->if_object();
-        if (root == nullptr)
-            return error::invalid_payload;
-        const std::string_view type = ev.name.empty() ? detail::string_field(*root, "type") : ev.name;
+        const auto* root = *parsed;
+        const std::string_view type = detail::event_type(ev.name, *root);
         if (const auto* response = detail::object_field(*root, "response"))
             announce_response(*response, emit);
 
@@ -362,5 +360,7 @@ private:
     std::string response_id_;         // the last response announced
     bool announced_ = false;
 };
+
+static_assert(provider_traits<openai_responses>);
 
 } // namespace toolstream

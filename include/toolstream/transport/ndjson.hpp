@@ -2,9 +2,9 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
-#include <toolstream/transport/detail/line_splitter.hpp>
 #include <toolstream/error.hpp>
-#include <toolstream/provider.hpp>
+#include <toolstream/providers/provider.hpp>
+#include <toolstream/transport/detail/line_splitter.hpp>
 
 #include <cstddef>
 #include <string_view>
@@ -15,7 +15,7 @@ struct ndjson_options {
     std::size_t max_line_size = 64u << 20;   ///< bytes of one line (without its line end)
 };
 
-/// Decodes an NDJSON body (Ollama), fed in pieces of any size: one `stream_event` with an empty
+/// Decodes an NDJSON body (Ollama), fed in pieces of any size: one `wire_event` with an empty
 /// `name` and the line as `data` per line that is not blank.
 ///
 /// - Lines end at LF; a CR before the LF is stripped, and a lone CR is part of the line.
@@ -35,7 +35,7 @@ class ndjson_decoder {
 public:
     explicit ndjson_decoder(ndjson_options opts = {}) : lines_(detail::line_ends::lf, opts.max_line_size) {}
 
-    /// Decodes `bytes`, calling `visit(const stream_event&)` per complete line.
+    /// Decodes `bytes`, calling `visit(const wire_event&)` per complete line.
     template<class Visitor>
     error_code write(std::string_view bytes, Visitor&& visit)
     {
@@ -103,7 +103,7 @@ private:
     static void deliver(std::string_view line, Visitor& visit)
     {
         if (!detail::all_blank(line))
-            visit(stream_event{{}, line});
+            visit(wire_event{{}, line});
     }
 
     detail::bom_skipper bom_;

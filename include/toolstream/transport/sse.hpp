@@ -2,9 +2,9 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
-#include <toolstream/transport/detail/line_splitter.hpp>
 #include <toolstream/error.hpp>
-#include <toolstream/provider.hpp>
+#include <toolstream/providers/provider.hpp>
+#include <toolstream/transport/detail/line_splitter.hpp>
 
 #include <cstddef>
 #include <string>
@@ -31,7 +31,7 @@ struct sse_keep_alive {
 ///   A UTF-8 BOM at the start of the stream is dropped.
 /// - `data:` lines (one space after the colon is stripped) are joined with `\n`; `event:` names
 ///   the event; `id:`, `retry:` and unknown fields are ignored; a line without a colon is a field
-///   with an empty value. A blank line dispatches the event as a `stream_event`; `name` is empty
+///   with an empty value. A blank line dispatches the event as a `wire_event`; `name` is empty
 ///   without an `event:` line and resets after every event.
 /// - An event is not dispatched when its data is empty or only whitespace (gateways send such
 ///   data-only keep-alives), nor when it is the `[DONE]` sentinel (after trimming whitespace),
@@ -60,7 +60,7 @@ public:
     {
     }
 
-    /// Decodes `bytes`: calls `visit(const stream_event&)` per dispatched event and, if the
+    /// Decodes `bytes`: calls `visit(const wire_event&)` per dispatched event and, if the
     /// visitor is invocable with it, `visit(sse_keep_alive)` per comment line.
     template<class Visitor>
     error_code write(std::string_view bytes, Visitor&& visit)
@@ -87,7 +87,7 @@ public:
         recovering(visit, ec, [&] {
             feed(bom_.finish(), visit, ec);
             if (mode_ == mode::raw) {
-                visit(stream_event{{}, data_});
+                visit(wire_event{{}, data_});
             } else if (opts_.flush_at_eof) {
                 lines_.finish([&](std::string_view line, bool in_input) { on_line(line, in_input, visit, ec); });
                 dispatch(visit);
@@ -244,7 +244,7 @@ private:
             if (trimmed == "[DONE]")
                 done_ = true;
             else if (!trimmed.empty())
-                visit(stream_event{name_, data});
+                visit(wire_event{name_, data});
         }
         clear_event();
     }

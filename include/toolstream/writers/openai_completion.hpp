@@ -2,9 +2,10 @@
 // non-streaming `chat.completion` object (for a gateway answering `stream: false`).
 #pragma once
 
+#include <toolstream/concepts.hpp>
 #include <toolstream/detail/valid_json.hpp>
+#include <toolstream/response_events.hpp>
 #include <toolstream/segment_event.hpp>
-#include <toolstream/stream_events.hpp>
 #include <toolstream/types.hpp>
 #include <toolstream/writers/detail/openai_chunk.hpp>
 
@@ -181,5 +182,7 @@ private:
     std::optional<token_usage> usage_;
     std::optional<std::string> error_;
 };
+
+static_assert(event_sink<openai_completion_builder>);
 
 } // namespace toolstream

@@ -3,9 +3,11 @@
 // provider's stream, and tool calls written in model text, as native tool calls.
 #pragma once
 
+#include <toolstream/concepts.hpp>
+#include <toolstream/response_events.hpp>
 #include <toolstream/segment_event.hpp>
-#include <toolstream/stream_events.hpp>
 #include <toolstream/types.hpp>
+#include <toolstream/writers/byte_output.hpp>
 #include <toolstream/writers/detail/openai_chunk.hpp>
 
 #include <boost/json/value.hpp>
@@ -19,11 +21,6 @@
 #include <vector>
 
 namespace toolstream {
-
-/// Where the writer's bytes go: a callable taking `std::string_view` (append to a string, write to
-/// a socket...). The view is valid only during the call.
-template<class O>
-concept byte_output = std::move_constructible<O> && std::invocable<O&, std::string_view>;
 
 /// How tool progress and tool results are put in the stream.
 enum class extension_encoding {
@@ -188,6 +185,8 @@ private:
     bool failed_ = false;
     bool closed_ = false;
 };
+
+static_assert(event_sink<openai_sse_writer<detail::byte_output_archetype>>);
 
 } // namespace toolstream
 

@@ -6,12 +6,14 @@
 // A sink: tee it beside any other sink; a pipeline without it does none of this work.
 #pragma once
 
+#include <toolstream/concepts.hpp>
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/detail/utf8.hpp>
+#include <toolstream/response_events.hpp>
 #include <toolstream/segment_event.hpp>
-#include <toolstream/stream_events.hpp>
 #include <toolstream/tool_syntax.hpp>
 #include <toolstream/types.hpp>
+#include <toolstream/writers/byte_output.hpp>
 
 #include <algorithm>
 #include <concepts>
@@ -51,8 +53,7 @@ struct tarko_events_options {
 ///   that arrives after START is first reported on the `isComplete` event.
 /// - `messageId`: see `tarko_events_options`; `response_started` begins a new message, and so
 ///   does `new_message()` for handler-only use. It is the id of the final assistant message.
-template<class F>
-    requires std::invocable<F&, std::string_view>
+template<byte_output F>
 class tarko_event_sink {
 public:
     explicit tarko_event_sink(F on_event, tarko_events_options options = {})
@@ -190,5 +191,7 @@ private:
     std::string line_;   // reused: no allocation per event once it has grown
     std::string joined_;   // a fragment's whole characters, reused
 };
+
+static_assert(event_sink<tarko_event_sink<detail::byte_output_archetype>>);
 
 } // namespace toolstream

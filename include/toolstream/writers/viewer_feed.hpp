@@ -9,13 +9,15 @@
 // A sink: tee it beside any other sink; a pipeline without it does none of this work.
 #pragma once
 
+#include <toolstream/concepts.hpp>
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/detail/utf8.hpp>
 #include <toolstream/partial_json.hpp>
+#include <toolstream/response_events.hpp>
 #include <toolstream/segment_event.hpp>
-#include <toolstream/stream_events.hpp>
 #include <toolstream/tool_syntax.hpp>
 #include <toolstream/types.hpp>
+#include <toolstream/writers/byte_output.hpp>
 #include <toolstream/writers/detail/utf8_repair.hpp>
 
 #include <boost/describe/enum_to_string.hpp>
@@ -52,8 +54,7 @@ struct viewer_feed_options {
 ///   `finish` (choice_finished), `usage`, `error` (provider_failed).
 /// - A UTF-8 character split between two deltas or fragments waits for the next; bytes that are
 ///   not UTF-8 at all become U+FFFD. Every line is valid UTF-8 JSON.
-template<class F>
-    requires std::invocable<F&, std::string_view>
+template<byte_output F>
 class viewer_feed_sink {
 public:
     explicit viewer_feed_sink(F on_line, viewer_feed_options options = {})
@@ -299,5 +300,7 @@ private:
     std::string whole_;   // a delta or fragment less its unfinished character, with the held one
     std::string line_;   // reused: no allocation per event once it has grown
 };
+
+static_assert(event_sink<viewer_feed_sink<detail::byte_output_archetype>>);
 
 } // namespace toolstream

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
-#include <toolstream/policies/detail/json_call_tracker.hpp>
+#include <toolstream/detail/json_call_tracker.hpp>
 #include <toolstream/policies/structured.hpp>
 
 namespace toolstream {

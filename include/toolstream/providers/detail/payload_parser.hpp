@@ -1,10 +1,13 @@
-// Parses one complete JSON payload (an SSE data field, an NDJSON line) into a reusable DOM.
+// Parses one complete JSON payload (an SSE data field, an NDJSON line) into a reusable DOM, and
+// reads the type of the event it carries.
 #pragma once
 
 #include <toolstream/error.hpp>
+#include <toolstream/providers/detail/json_fields.hpp>
 
 #include <boost/json/memory_resource.hpp>
 #include <boost/json/monotonic_resource.hpp>
+#include <boost/json/object.hpp>
 #include <boost/json/storage_ptr.hpp>
 #include <boost/json/stream_parser.hpp>
 #include <boost/json/value.hpp>
@@ -82,6 +85,18 @@ public:
         return &*value_;
     }
 
+    /// parse() for a payload that must be a JSON object (every provider's but Gemini's, which may
+    /// be an array): any other JSON value is error::invalid_payload too.
+    result<const boost::json::object*> parse_object(std::string_view text)
+    {
+        auto parsed = parse(text);
+        if (!parsed)
+            return parsed.error();
+        if (const auto* root = (*parsed)->if_object())
+            return root;
+        return error_code(error::invalid_payload);
+    }
+
 private:
     /// Allocates the blocks the arena adds to its first one, and counts their bytes.
     class counted_upstream final : public boost::json::memory_resource {
@@ -124,5 +139,12 @@ private:
     boost::json::stream_parser parser_;
     std::optional<boost::json::value> value_;   // declared last: destroyed before the arena
 };
+
+/// The type of an event that names it: its SSE `event:` name when the wire sent one, else the
+/// payload's "type" field; empty when neither is there.
+inline std::string_view event_type(std::string_view event_name, const boost::json::object& root) noexcept
+{
+    return event_name.empty() ? string_field(root, "type") : event_name;
+}
 
 } // namespace toolstream::detail

@@ -1,0 +1,337 @@
+// Incremental reading of the structure of JSON tool calls written in model text: where each call
+// begins and ends, its tool name, and where its arguments value begins and ends.
+#pragma once
+
+#include <toolstream/detail/json_signature.hpp>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace toolstream::detail {
+
+/// Follows the structure of a JSON text that opened with a signature, byte by byte and string
+/// aware (escaped quotes included), reporting where each call begins and ends, the first tool
+/// name of each call as soon as its string closes, and where the call's arguments value (the
+/// first `arguments`, `parameters` or `args` member of the call, its `tool` or its `function`
+/// object) begins and ends. Nesting is only counted past a few levels, so the state is
+/// fixed-size whatever the input.
+class json_call_tracker {
+public:
+    enum class event { none, call_begin, name, arguments_begin, arguments_end, call_end, done };
+    struct step {
+        event what = event::none;
+        std::size_t boundary = 0;  ///< bytes before it belong to what preceded the event
+        std::size_t next = 0;      ///< where to go on reading
+    };
+    /// What a call's arguments value is, once its first byte was read.
+    enum class arguments_kind : std::uint8_t { none, container, string, null, other };
+
+    void reset(json_call_layout layout) noexcept
+    {
+        layout_ = layout;
+        depth_ = 0;
+        in_string_ = escape_ = false;
+        capture_ = capture::none;
+        done_pending_ = false;
+        begin_call();
+        name_.clear();
+    }
+
+    /// Reads `text[from, limit)` up to and including the next event. `none` means the range ran
+    /// out; `done` means the top-level value closed (nothing after it belongs to the JSON).
+    /// A container's arguments span its brackets; a string's, the bytes between its quotes.
+    step advance(std::string_view text, std::size_t from, std::size_t limit)
+    {
+        if (done_pending_) {
+            done_pending_ = false;
+            return {event::done, from, from};
+        }
+        // Inside a string nobody captures, only `"` and `\` matter: jump to the next of either.
+        // Their next positions are searched lazily, each byte once per character, so a call's
+        // long string (a file's content) costs two memchr passes instead of a step per byte.
+        std::size_t next_quote = limit;
+        std::size_t next_backslash = limit;
+        bool searched = false;
+        for (std::size_t i = from; i < limit; ++i) {
+            if (in_string_ && !escape_ && capture_ == capture::none) {
+                if (!searched || next_quote < i)
+                    next_quote = find(text, i, limit, '"');
+                if (!searched || next_backslash < i)
+                    next_backslash = find(text, i, limit, '\\');
+                searched = true;
+                i = next_quote < next_backslash ? next_quote : next_backslash;
+                if (i == limit)
+                    break;
+            }
+            const char c = text[i];
+            if (in_string_) {
+                if (escape_) {
+                    escape_ = false;
+                    keep(c);
+                    continue;
+                }
+                if (c == '\\') {
+                    escape_ = true;
+                    has_escape_ = true;
+                    keep(c);
+                } else if (c == '"') {
+                    in_string_ = false;
+                    if (std::exchange(string_arguments_, false))
+                        return {event::arguments_end, i, i + 1};
+                    if (end_string())
+                        return {event::name, i + 1, i + 1};
+                } else {
+                    keep(c);
+                }
+                continue;
+            }
+            if (arguments_pending_ && !is_blank(c)) {
+                arguments_pending_ = false;
+                arguments_ = c == '{' || c == '[' ? arguments_kind::container
+                    : c == '"'                    ? arguments_kind::string
+                    : c == 'n'                    ? arguments_kind::null
+                                                  : arguments_kind::other;
+                if (c == '"') {
+                    in_string_ = true;
+                    has_escape_ = false;
+                    capture_ = capture::none;
+                    string_arguments_ = true;
+                    return {event::arguments_begin, i + 1, i + 1};
+                }
+                if (arguments_ == arguments_kind::container) {
+                    open(c == '{', true);
+                    return {event::arguments_begin, i, i + 1};
+                }
+            }
+            switch (c) {
+            case '"': begin_string(); break;
+            case '{':
+            case '[':
+                if (open(c == '{', false))
+                    return {event::call_begin, i, i + 1};
+                break;
+            case '}':
+            case ']': {
+                const role closed = close();
+                if (closed == role::arguments)
+                    return {event::arguments_end, i + 1, i + 1};
+                if (depth_ == 0) {
+                    if (closed == role::call) {
+                        done_pending_ = true;
+                        return {event::call_end, i + 1, i + 1};
+                    }
+                    return {event::done, i + 1, i + 1};
+                }
+                if (closed == role::call)
+                    return {event::call_end, i + 1, i + 1};
+                break;
+            }
+            case ':':
+                if (auto* l = top(); l != nullptr && l->is_object) {
+                    l->expect_key = false;
+                    arguments_pending_ = l->key == key_kind::arguments && holds_arguments(l->what)
+                        && arguments_ == arguments_kind::none;
+                }
+                break;
+            case ',':
+                if (auto* l = top(); l != nullptr && l->is_object) {
+                    l->expect_key = true;
+                    l->key = key_kind::other;
+                }
+                break;
+            default: break;
+            }
+        }
+        return {event::none, limit, limit};
+    }
+
+    /// The tool name reported by the last `name` event.
+    std::string_view name() const noexcept { return name_; }
+
+    /// The current call's arguments value so far (`none` until its first byte).
+    arguments_kind arguments() const noexcept { return arguments_; }
+
+private:
+    enum class role : std::uint8_t { none, wrapper, call_list, call, call_tool, call_function, arguments };
+    enum class key_kind : std::uint8_t { other, name, tool, function, arguments };
+    enum class capture : std::uint8_t { none, key, name };
+
+    struct level {
+        role what = role::none;
+        bool is_object = false;
+        bool expect_key = false;
+        key_kind key = key_kind::other;
+        std::uint32_t keys = 0;
+    };
+
+    // The roles that matter sit at most six levels deep (wrapper, list, call, tool, function,
+    // arguments).
+    static constexpr std::size_t tracked_levels = 7;
+    static constexpr std::size_t max_name = 1024;
+    static constexpr std::size_t max_key = 10;
+
+    level* top() noexcept { return depth_ >= 1 && depth_ <= tracked_levels ? &levels_[depth_ - 1] : nullptr; }
+
+    static bool holds_arguments(role r) noexcept
+    {
+        return r == role::call || r == role::call_tool || r == role::call_function;
+    }
+
+    void begin_call() noexcept
+    {
+        name_found_ = false;
+        arguments_pending_ = string_arguments_ = false;
+        arguments_ = arguments_kind::none;
+    }
+
+    // Position of the first `c` in text[from, limit), or limit.
+    static std::size_t find(std::string_view text, std::size_t from, std::size_t limit, char c) noexcept
+    {
+        const void* hit = std::memchr(text.data() + from, c, limit - from);
+        return hit != nullptr ? static_cast<std::size_t>(static_cast<const char*>(hit) - text.data()) : limit;
+    }
+
+    // Returns true when the new container is a call.
+    bool open(bool is_object, bool arguments)
+    {
+        role r = arguments ? role::arguments : role::none;
+        if (arguments) {
+        } else if (depth_ == 0) {
+            r = layout_ == json_call_layout::single ? role::call
+                : layout_ == json_call_layout::list ? role::wrapper
+                                                    : role::call_list;
+        } else if (const level* parent = top()) {
+            switch (parent->what) {
+            case role::call_list: r = is_object ? role::call : role::none; break;
+            case role::wrapper:
+                if (parent->keys == 1 && !parent->expect_key)
+                    r = is_object ? role::call : role::call_list;
+                break;
+            case role::call:
+                if (is_object && parent->key == key_kind::tool)
+                    r = role::call_tool;
+                else if (is_object && parent->key == key_kind::function)
+                    r = role::call_function;
+                break;
+            case role::call_tool:
+                if (is_object && parent->key == key_kind::function)
+                    r = role::call_function;
+                break;
+            default: break;
+            }
+        }
+        ++depth_;
+        if (level* l = top())
+            *l = {r, is_object, is_object, key_kind::other, 0};
+        if (r == role::call) {
+            begin_call();
+            return true;
+        }
+        return false;
+    }
+
+    // The role of the container that closed.
+    role close() noexcept
+    {
+        const level* l = top();
+        const role r = l != nullptr ? l->what : role::none;
+        --depth_;
+        return r;
+    }
+
+    static bool is_name_path(role r, key_kind k) noexcept
+    {
+        switch (r) {
+        case role::call: return k == key_kind::name || k == key_kind::tool || k == key_kind::function;
+        case role::call_tool: return k == key_kind::name || k == key_kind::function;
+        case role::call_function: return k == key_kind::name;
+        default: return false;
+        }
+    }
+
+    void begin_string()
+    {
+        in_string_ = true;
+        has_escape_ = false;
+        capture_ = capture::none;
+        level* l = top();
+        if (l == nullptr || !l->is_object || l->what == role::none || l->what == role::arguments)
+            return;
+        if (l->expect_key) {
+            capture_ = capture::key;
+            raw_.clear();
+        } else if (!name_found_ && is_name_path(l->what, l->key)) {
+            capture_ = capture::name;
+            raw_.clear();
+        }
+    }
+
+    void keep(char c)
+    {
+        if (capture_ == capture::none)
+            return;
+        if (raw_.size() == (capture_ == capture::key ? max_key : max_name))
+            capture_ = capture::none;   // too long for a key we know or a tool name
+        else
+            raw_ += c;
+    }
+
+    // Returns true when the string was the call's tool name.
+    bool end_string()
+    {
+        level* l = top();
+        if (l != nullptr && l->is_object && l->expect_key && l->what != role::arguments) {
+            l->expect_key = false;
+            ++l->keys;
+            l->key = capture_ != capture::key || has_escape_ ? key_kind::other
+                : raw_ == "name"                            ? key_kind::name
+                : raw_ == "tool"                            ? key_kind::tool
+                : raw_ == "function"                        ? key_kind::function
+                : raw_ == "arguments" || raw_ == "parameters" || raw_ == "args" ? key_kind::arguments
+                                                            : key_kind::other;
+        }
+        if (capture_ != capture::name)
+            return false;
+        capture_ = capture::none;
+        if (!has_escape_) {
+            name_.assign(raw_);
+        } else {
+            raw_.insert(raw_.begin(), '"');
+            raw_ += '"';
+            boost::system::error_code ec;
+            auto v = boost::json::parse(raw_, ec);
+            if (ec || !v.is_string())
+                return false;
+            name_.assign(v.get_string());
+        }
+        if (name_.empty())
+            return false;
+        name_found_ = true;
+        return true;
+    }
+
+    std::array<level, tracked_levels> levels_{};
+    std::size_t depth_ = 0;
+    json_call_layout layout_ = json_call_layout::single;
+    bool in_string_ = false;
+    bool escape_ = false;
+    bool has_escape_ = false;
+    capture capture_ = capture::none;
+    bool done_pending_ = false;
+    bool name_found_ = false;
+    bool arguments_pending_ = false;   // the next value is the call's arguments
+    bool string_arguments_ = false;    // inside the call's arguments string
+    arguments_kind arguments_ = arguments_kind::none;
+    std::string raw_;    // the key or name string being read
+    std::string name_;
+};
+
+} // namespace toolstream::detail

@@ -1,0 +1,270 @@
+// A JSON text holding tool calls, read as it streams: each call object becomes a call of the
+// frame, its tool name and arguments found by json_call_tracker.
+#pragma once
+
+#include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/json_call_tracker.hpp>
+#include <toolstream/detail/json_string_decoder.hpp>
+#include <toolstream/engine/detail/json_file_arguments.hpp>
+#include <toolstream/engine/format_reader.hpp>
+#include <toolstream/error.hpp>
+
+#include <boost/json/basic_parser_impl.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace toolstream::detail {
+
+/// A basic_parser handler that builds nothing: validation only.
+struct json_null_handler {
+    static constexpr std::size_t max_array_size = static_cast<std::size_t>(-1);
+    static constexpr std::size_t max_object_size = static_cast<std::size_t>(-1);
+    static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);
+    static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);
+    bool on_document_begin(error_code&) { return true; }
+    bool on_document_end(error_code&) { return true; }
+    bool on_object_begin(error_code&) { return true; }
+    bool on_object_end(std::size_t, error_code&) { return true; }
+    bool on_array_begin(error_code&) { return true; }
+    bool on_array_end(std::size_t, error_code&) { return true; }
+    bool on_key_part(std::string_view, std::size_t, error_code&) { return true; }
+    bool on_key(std::string_view, std::size_t, error_code&) { return true; }
+    bool on_string_part(std::string_view, std::size_t, error_code&) { return true; }
+    bool on_string(std::string_view, std::size_t, error_code&) { return true; }
+    bool on_number_part(std::string_view, error_code&) { return true; }
+    bool on_int64(std::int64_t, std::string_view, error_code&) { return true; }
+    bool on_uint64(std::uint64_t, std::string_view, error_code&) { return true; }
+    bool on_double(double, std::string_view, error_code&) { return true; }
+    bool on_bool(bool, error_code&) { return true; }
+    bool on_null(error_code&) { return true; }
+    bool on_comment_part(std::string_view, error_code&) { return true; }
+    bool on_comment(std::string_view, error_code&) { return true; }
+};
+
+/// Checks that a text streamed to it (after reset()) is one JSON value; nothing is built or kept.
+class json_validator {
+public:
+    void reset()
+    {
+        if (!state_)
+            state_ = std::make_unique<state>();
+        state_->ec = {};
+        state_->parser.reset();
+    }
+
+    void write(std::string_view bytes)
+    {
+        constexpr std::size_t slice = 2048;   // Boost 1.81 #876
+        while (!bytes.empty() && !state_->ec) {
+            const std::size_t n = std::min(slice, bytes.size());
+            bytes.remove_prefix(state_->parser.write_some(true, bytes.data(), n, state_->ec));
+        }
+    }
+
+    /// True when what was written is one JSON value.
+    bool finish()
+    {
+        auto& [ec, parser] = *state_;
+        if (!ec && !parser.done())
+            parser.write_some(false, nullptr, 0, ec);
+        return !ec && parser.done();
+    }
+
+private:
+    static boost::json::parse_options options()
+    {
+        boost::json::parse_options o;
+        o.max_depth = 1024;
+        o.allow_invalid_utf8 = true;   // model text is kept byte for byte, whatever it is
+        return o;
+    }
+
+    struct state {
+        error_code ec;   // Boost 1.81 #814: the parser is not the first member
+        boost::json::basic_parser<json_null_handler> parser{options()};
+    };
+    std::unique_ptr<state> state_;   // a pointer keeps the reader movable (basic_parser is not)
+};
+
+/// Reads a JSON text of tool calls from its first byte (`{` or `[`) to its end. The bytes of a
+/// call object are the call's (content of a tool_call segment, syntax of a file tool); the bytes
+/// around calls are syntax. The call's arguments value streams as argument fragments (raw, or
+/// decoded when it is a JSON string holding the object); for a file or shell tool named before
+/// its arguments, it is decoded instead (json_file_arguments). At the call's end: a call without
+/// a name, arguments that are neither an object nor a string holding one (null counts as none),
+/// or a call object that is not valid JSON (validated as it streams, file tools too) END
+/// `invalid_arguments`.
+class json_call_block {
+public:
+    /// `end_at_close`: a call ENDs where its object closes; else its status waits in
+    /// `finished()` for the owner's end_finished() (a format whose closing marker follows).
+    void begin(json_call_layout layout, bool end_at_close = true)
+    {
+        tracker_.reset(layout);
+        in_call_ = done_ = finished_ = false;
+        end_at_close_ = end_at_close;
+        mode_ = mode::none;
+    }
+
+    bool done() const noexcept { return done_; }
+
+    /// A call object closed and waits for end_finished().
+    bool finished() const noexcept { return finished_; }
+
+    /// ENDs the call that finished.
+    template<class W>
+    void end_finished(block_context<W>& ctx)
+    {
+        finished_ = false;
+        ctx.call.end(ctx.out, failure_.empty() ? segment_status::complete : segment_status::invalid_arguments,
+                     failure_);
+    }
+
+    /// Reads the whole buffer, or up to the end of the JSON text.
+    template<class W>
+    bool step(block_context<W>& ctx)
+    {
+        const std::string_view v = ctx.view();
+        std::size_t pos = 0;
+        std::size_t mark = 0;
+        for (;;) {
+            const auto s = tracker_.advance(v, pos, v.size());
+            route(v.substr(mark, s.boundary - mark), ctx);
+            mark = s.boundary;
+            pos = s.next;
+            using event = json_call_tracker::event;
+            switch (s.what) {
+            case event::none: ctx.consume(mark); return mark > 0;
+            case event::call_begin:
+                in_call_ = true;
+                mode_ = mode::none;
+                failure_ = {};
+                validator_.reset();
+                ctx.call.begin(segment_type::tool_call, {}, {}, true, ctx.out);
+                break;
+            case event::name: ctx.call.name(tracker_.name(), ctx.out); break;
+            case event::arguments_begin: begin_arguments(ctx); break;
+            case event::arguments_end:
+                if ((mode_ == mode::string || mode_ == mode::file_string) && !string_.complete())
+                    failure_ = "arguments string is not valid JSON";
+                file_done_ = mode_ == mode::file || mode_ == mode::file_string;
+                mode_ = mode::none;
+                break;
+            case event::call_end: end_call(ctx); break;
+            case event::done:
+                done_ = true;
+                ctx.consume(mark);
+                return true;
+            }
+        }
+    }
+
+    void reset() noexcept
+    {
+        in_call_ = done_ = finished_ = false;
+        mode_ = mode::none;
+        file_.reset();
+    }
+
+private:
+    enum class mode { none, raw, string, file, file_string };
+
+    template<class W>
+    void begin_arguments(block_context<W>& ctx)
+    {
+        ctx.call.fix_type();
+        const bool file = ctx.call.is_file_tool();
+        const bool string = tracker_.arguments() == json_call_tracker::arguments_kind::string;
+        mode_ = string ? (file ? mode::file_string : mode::string) : (file ? mode::file : mode::raw);
+        file_done_ = false;
+        if (string) {
+            string_.reset();
+            leading_space_ = true;
+        }
+        if (file)
+            file_.begin(ctx.call.type());
+    }
+
+    template<class W>
+    void route(std::string_view bytes, block_context<W>& ctx)
+    {
+        if (bytes.empty())
+            return;
+        if (!in_call_) {
+            ctx.out.markup(bytes);
+            return;
+        }
+        validator_.write(bytes);
+        switch (mode_) {
+        case mode::none: ctx.call.add(byte_role::call_text, bytes, ctx.out); return;
+        case mode::raw: ctx.call.add(byte_role::argument_text, bytes, ctx.out); return;
+        case mode::file: file_.read(bytes, ctx.call, ctx.out, [](std::string_view raw) { return raw; }); return;
+        case mode::file_string:
+            file_.read(bytes, ctx.call, ctx.out, [this](std::string_view raw) { return decode(raw); });
+            return;
+        case mode::string:
+            ctx.call.add(byte_role::call_text, bytes, ctx.out);
+            ctx.call.add(byte_role::argument, decode(bytes), ctx.out);
+            return;
+        }
+    }
+
+    // The arguments JSON a piece of a JSON string holding it decodes to.
+    std::string_view decode(std::string_view raw)
+    {
+        decoded_.clear();
+        string_.append(raw, decoded_);
+        std::string_view d = decoded_;
+        if (leading_space_) {   // the arguments' JSON starts at its first non-blank character
+            d = skip_blanks(d);
+            leading_space_ = d.empty();
+        }
+        return d;
+    }
+
+    template<class W>
+    void end_call(block_context<W>& ctx)
+    {
+        in_call_ = false;
+        using kind = json_call_tracker::arguments_kind;
+        if (failure_.empty() && !validator_.finish())
+            failure_ = "tool call is not valid JSON";
+        if (failure_.empty() && tracker_.arguments() == kind::other)
+            failure_ = "arguments are not a JSON object";
+        if (std::exchange(file_done_, false)) {
+            std::string why = file_.finish(ctx.out);
+            if (failure_.empty())
+                failure_ = std::move(why);
+        } else {
+            file_.reset();
+            const segment_ref ref = ctx.call.ensure_started(ctx.out);
+            if (failure_.empty() && !ctx.out.metadata(ref).contains("tool_name"))
+                failure_ = make_error_code(error::missing_tool_name).message();
+        }
+        finished_ = true;
+        if (end_at_close_)
+            end_finished(ctx);
+    }
+
+    json_call_tracker tracker_;
+    json_validator validator_;
+    json_string_decoder string_;
+    json_file_arguments file_;
+    std::string decoded_;   // scratch: a decoded piece of arguments written as a string
+    std::string failure_;   // why the current call's arguments are unusable
+    mode mode_ = mode::none;
+    bool in_call_ = false;
+    bool done_ = false;
+    bool file_done_ = false;      // a file tool's arguments were read by its decoder
+    bool finished_ = false;
+    bool end_at_close_ = true;
+    bool leading_space_ = false;
+};
+
+} // namespace toolstream::detail

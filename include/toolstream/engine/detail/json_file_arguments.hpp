@@ -1,0 +1,159 @@
+// The JSON arguments of a file or shell tool written in model text, decoded as they stream: the
+// body string becomes the segment's content, `path` and the tool's options its metadata.
+#pragma once
+
+#include <toolstream/detail/file_arguments_decoder.hpp>
+#include <toolstream/engine/call_frame.hpp>
+#include <toolstream/tool_syntax.hpp>
+
+#include <boost/json/parse.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace toolstream::detail {
+
+/// Feeds a file or shell call's arguments JSON (`{"path":…,"content":…}`, keys in any order) to a
+/// file_arguments_decoder. The decoded body goes to the call frame as content; the path (for the
+/// tools that require one) and the tool_syntax row's extra options (booleans and numbers) as
+/// metadata. The raw text is kept so that a decoding error leaves the same body at any chunking.
+class json_file_arguments {
+public:
+    /// A new call of the file or shell segment `type`.
+    void begin(segment_type type, std::size_t max_depth = 64)
+    {
+        syntax_ = find_tool_syntax(type);
+        max_depth_ = max_depth;
+        decoder_ = std::make_unique<file_arguments_decoder>(syntax_->content_argument, max_depth);
+        raw_.clear();
+        body_bytes_ = 0;
+    }
+
+    /// The next piece of the arguments JSON.
+    template<class W>
+    void write(std::string_view json, call_frame& call, W& out)
+    {
+        if (!decoder_ || json.empty())
+            return;
+        raw_.append(json);
+        sink<W> s{this, &call, &out, 0};
+        const bool failed = static_cast<bool>(decoder_->error());
+        decoder_->write(json, callbacks(s));
+        if (!failed && decoder_->error())
+            catch_up(call, out);
+    }
+
+    /// Reports the raw `bytes` of the arguments to `call` as call_text and reads them, in pieces
+    /// of at most the frame's hold_room(): a path read from a piece is in START whatever the
+    /// chunking. `json_of(piece)` is the arguments JSON a raw piece holds (itself, or its decoding
+    /// when the arguments are a JSON string).
+    template<class W, class JsonOf>
+    void read(std::string_view bytes, call_frame& call, W& out, JsonOf&& json_of)
+    {
+        while (!bytes.empty()) {
+            const std::size_t n = std::min(bytes.size(), std::max<std::size_t>(call.hold_room(), 1));
+            const std::string_view piece = bytes.substr(0, n);
+            call.add(byte_role::call_text, piece, out);
+            write(json_of(piece), call, out);
+            bytes.remove_prefix(n);
+        }
+    }
+
+    /// Why the arguments are unusable (empty when they decoded to the end); forgets the call.
+    template<class W>
+    std::string finish(W& out)
+    {
+        error_code ec = decoder_ ? decoder_->error() : error_code{};
+        if (ec && ec.category() == boost::json::make_error_code(boost::json::error::syntax).category()) {
+            // Named as a whole parse names it: Boost.JSON 1.81 words some \u errors differently
+            // when it resumes inside the escape.
+            boost::json::parse_options options;
+            options.max_depth = max_depth_;
+            error_code whole;
+            (void)boost::json::parse(raw_, whole, {}, options);
+            if (whole)
+                ec = whole;
+        }
+        if (ec == boost::json::error::too_deep) {
+            ec = error::nesting_too_deep;
+            out.report(ec);
+        }
+        std::string why = ec ? ec.message() : std::string();
+        if (!ec && decoder_ && !decoder_->done())
+            why = "arguments JSON ends before its closing brace";
+        reset();
+        return why;
+    }
+
+    void reset() noexcept
+    {
+        decoder_.reset();
+        raw_.clear();
+        if (raw_.capacity() > (std::size_t{1} << 20))
+            std::string().swap(raw_);   // a large body is not kept alive between calls
+    }
+
+private:
+    template<class W>
+    struct sink {
+        json_file_arguments* self;
+        call_frame* call;
+        W* out;
+        std::size_t skip;   // body bytes to skip (a replay)
+    };
+
+    template<class W>
+    static file_argument_callbacks callbacks(sink<W>& s)
+    {
+        return {&s,
+                [](void* p, std::string_view piece) {
+                    auto& k = *static_cast<sink<W>*>(p);
+                    const std::size_t n = std::min(k.skip, piece.size());
+                    k.skip -= n;
+                    piece.remove_prefix(n);
+                    k.self->body_bytes_ += piece.size();
+                    k.call->add(byte_role::decoded, piece, *k.out);
+                },
+                [](void* p, std::string_view path) {
+                    auto& k = *static_cast<sink<W>*>(p);
+                    if (k.self->syntax_->required_metadata == "path")
+                        k.call->set("path", boost::json::value(path), *k.out);
+                },
+                [](void* p, std::string_view key, const boost::json::value& v) {
+                    auto& k = *static_cast<sink<W>*>(p);
+                    for (std::string_view extra : k.self->syntax_->extra_metadata)
+                        if (!extra.empty() && extra == key)
+                            k.call->set(key, v, *k.out);
+                }};
+    }
+
+    // The decoder dropped the body decoded from the write that failed, so how far the body got
+    // would depend on the chunking: a replay, one byte at a time over that last write, streams
+    // the rest of the valid body, as 1-byte chunks would have.
+    template<class W>
+    void catch_up(call_frame& call, W& out)
+    {
+        sink<W> s{this, &call, &out, body_bytes_};
+        file_arguments_decoder replay(syntax_->content_argument, max_depth_);
+        const std::string_view raw = raw_;
+        const std::size_t good = decoder_->consumed();
+        const auto cb = callbacks(s);
+        file_argument_callbacks body_only = cb;
+        body_only.on_path = [](void*, std::string_view) {};
+        body_only.on_scalar = nullptr;
+        replay.write(raw.substr(0, good), body_only);
+        for (std::size_t at = good; at < raw.size() && !replay.error(); ++at)
+            replay.write(raw.substr(at, 1), body_only);
+    }
+
+    std::unique_ptr<file_arguments_decoder> decoder_;   // a pointer keeps readers movable
+    const tool_syntax* syntax_ = nullptr;
+    std::size_t max_depth_ = 64;
+    std::string raw_;             // the arguments so far
+    std::size_t body_bytes_ = 0;  // decoded body emitted
+};
+
+} // namespace toolstream::detail

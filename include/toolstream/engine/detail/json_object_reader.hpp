@@ -1,0 +1,85 @@
+// A call's arguments written as one raw JSON object after a header that named the tool.
+#pragma once
+
+#include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/json_extent.hpp>
+#include <toolstream/engine/detail/json_file_arguments.hpp>
+#include <toolstream/engine/format_reader.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace toolstream::detail {
+
+/// Reads `{…}` (blanks before it are syntax) to where its brackets balance outside strings. A
+/// tool_call streams it raw as content and argument fragments; a file or shell tool decodes it
+/// (json_file_arguments). Any other first byte ends the arguments at once: the call has none
+/// and ENDs `invalid_arguments`.
+class json_object_reader {
+public:
+    void begin(const call_frame& call)
+    {
+        extent_.reset();
+        started_ = done_ = false;
+        failure_.clear();
+        file_ = call.is_file_tool();
+        if (file_)
+            file_arguments_.begin(call.type());
+    }
+
+    bool done() const noexcept { return done_; }
+
+    template<class W>
+    bool step(block_context<W>& ctx)
+    {
+        const std::string_view v = ctx.view();
+        std::size_t i = 0;
+        if (!started_) {
+            while (i < v.size() && is_blank(v[i]))
+                ++i;
+            ctx.take(i, byte_role::markup);
+            if (i == v.size())
+                return i > 0;
+            if (ctx.view()[0] != '{') {
+                failure_ = "arguments are not a JSON object";
+                done_ = true;
+                return true;
+            }
+            started_ = true;
+        }
+        const std::string_view w = ctx.view();
+        const std::size_t end = extent_.scan(w);
+        done_ = extent_.closed();
+        const std::string_view bytes = w.substr(0, end);
+        if (file_) {
+            file_arguments_.read(bytes, ctx.call, ctx.out, [](std::string_view raw) { return raw; });
+        } else {
+            ctx.call.add(byte_role::argument_text, bytes, ctx.out);
+        }
+        ctx.consume(end);
+        return true;
+    }
+
+    /// ENDs the call: `complete` unless its arguments could not be read.
+    template<class W>
+    void end(block_context<W>& ctx)
+    {
+        std::string why = file_ ? file_arguments_.finish(ctx.out) : std::string();
+        if (!failure_.empty())
+            why = failure_;
+        ctx.call.end(ctx.out, why.empty() ? segment_status::complete : segment_status::invalid_arguments, why);
+    }
+
+    void reset() noexcept { file_arguments_.reset(); }
+
+private:
+    json_file_arguments file_arguments_;
+    std::string failure_;
+    json_extent extent_;
+    bool started_ = false;
+    bool done_ = false;
+    bool file_ = false;
+};
+
+} // namespace toolstream::detail

@@ -1,0 +1,96 @@
+// The bases a format's traits inherit their defaults from: marker_format for a format made of
+// markers (the engine reads it), reader_format<R> for one with a block reader of its own.
+#pragma once
+
+#include <toolstream/detail/ascii.hpp>
+#include <toolstream/tools/raw_parameters.hpp>
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace toolstream {
+
+/// Options of a format that declares none of its own.
+struct text_format_options {
+    /// The most bytes held while an opening (a call's header, a marker's lookahead) is read, and
+    /// while a call waits for its tool name. At least 16 bytes past the format's longest markers.
+    std::size_t max_held = 4096;
+    /// The most input bytes of a file call held while its START waits for the path (a format
+    /// that decodes JSON bodies also holds the decoded body: at most as many bytes again).
+    std::size_t max_held_body = std::size_t{1} << 20;
+    /// Key/value formats: the tools' parameter schemas, which type raw values (null: strings).
+    std::shared_ptr<const tool_schemas> schemas = nullptr;
+};
+
+/// How a marker format writes a call's arguments.
+enum class text_arguments {
+    json_call,     ///< `{"name": …, "arguments": {…}}` (also "parameters", "args"): name and arguments inside
+    json_object,   ///< `{…}`: the arguments object itself, the name in the header
+    key_value,     ///< parameters with raw text values (`parameter_open` NAME `parameter_name_end` VALUE `value_close`)
+};
+
+/// The tool name and call id a header gives.
+struct call_header {
+    std::string name;
+    std::string id;   ///< empty: the emitter's `seg_N`
+};
+
+namespace detail {
+template<class T>
+class marker_calls;
+} // namespace detail
+
+/// Defaults every format's traits inherit.
+struct format_defaults {
+    using options = text_format_options;
+    static constexpr bool ignore_case = false;   ///< markers match ASCII case-insensitively
+};
+
+/// The base of a format read by its own block reader `Reader` (a format_reader).
+template<class Reader>
+struct reader_format : format_defaults {
+    template<class Self>
+    using reader = Reader;
+};
+
+/// The base of a format made of markers, read by the engine's detail::marker_calls:
+/// `[section_open] (call_open [HEADER header_end] ARGUMENTS [call_close])* [section_close]`.
+/// A format declares `name`, `call_open` and `arguments` (and, for key_value, `parameter_open`,
+/// `parameter_name_end` and `value_close`), and redeclares any default below it differs from.
+struct marker_format : format_defaults {
+    template<class Self>
+    using reader = detail::marker_calls<Self>;
+
+    static constexpr std::string_view call_close{};      ///< empty: the arguments' end closes a call
+    static constexpr std::string_view section_open{};    ///< a section of calls around them (empty: none)
+    static constexpr std::string_view section_close{};
+    static constexpr std::string_view header_end{};      ///< the header (name, id) runs up to it; empty: none
+    /// Markers that end a header without being part of it (left to the arguments).
+    static constexpr std::array<std::string_view, 2> header_stops{};
+    /// A call opening without `call_open` (qwen3_coder's bare `<function=`): the header starts at it.
+    static constexpr std::string_view bare_call_open{};
+    static constexpr std::string_view value_open{};         ///< key_value: before each value
+    static constexpr std::string_view parameters_close{};   ///< key_value: after the last parameter
+    /// key_value: one line break after the name and before `value_close` is syntax.
+    static constexpr bool strip_value_newline = false;
+    /// key_value: a value no schema types is JSON-decoded when it parses.
+    static constexpr bool decode_untyped_values = false;
+
+    /// The call a header names; by default the trimmed header is the tool name (none when empty).
+    static std::optional<call_header> read_header(std::string_view header)
+    {
+        const std::string_view name = detail::trim_blanks(header);
+        if (name.empty())
+            return std::nullopt;
+        return call_header{std::string(name), {}};
+    }
+
+    /// key_value: the key a raw parameter name gives (a format that quotes names strips them).
+    static std::string read_parameter_name(std::string_view raw) { return std::string(detail::trim_blanks(raw)); }
+};
+
+} // namespace toolstream

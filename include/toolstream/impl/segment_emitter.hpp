@@ -1,0 +1,277 @@
+// Out-of-line members of toolstream::segment_emitter: content, argument fragments and END.
+#pragma once
+
+#include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/parse_json.hpp>
+#include <toolstream/segment_emitter.hpp>
+
+
+namespace toolstream {
+
+template<class Target>
+void segment_emitter<Target>::content(segment_ref r, std::string_view delta)
+{
+    if (delta.empty())
+        return;
+    auto& s = slot(r);
+    s.content_size += delta.size();
+    if (is_tool_segment(s.type) && s.keep_content)
+        s.content.append(delta);   // all of it, held bytes too: policies read it back
+    if (s.carry.empty() && detail::utf8_complete_prefix(delta) == delta.size()) {
+        emit_content(s, delta);   // the common case
+        return;
+    }
+    holding_ -= s.carry.empty() ? 0 : 1;
+    s.carry.feed(delta, [&](std::string_view piece) { emit_content(s, piece); });
+    holding_ += s.carry.empty() ? 0 : 1;
+}
+
+template<class Target>
+void segment_emitter<Target>::emit_content(open_segment& s, std::string_view delta)
+{
+    std::size_t from = std::string::npos;
+    if (is_tool_segment(s.type)) {
+        if (s.writer != fragments::policy && find_tool_syntax(s.type) != nullptr) {
+            from = s.arguments.size();
+            if (s.writer == fragments::none)
+                generate_opening(s);
+            detail::append_json_escaped(s.arguments, delta);
+        }
+    }
+    auto e = event_of(segment_event_type::SEGMENT_CONTENT, s);
+    e.delta = delta;
+    (*target_)(e);
+    if (from != std::string::npos)
+        emit_fragment(s, from);
+}
+
+// Releases every held character start: what follows in the input is not its continuation.
+template<class Target>
+void segment_emitter<Target>::release_held()
+{
+    for (std::size_t i = 0; holding_ > 0 && i < slots_.size(); ++i) {
+        auto& s = slots_[i];
+        if (s.open)
+            flush_held(s);
+    }
+}
+
+// Emits the bytes `s` holds back, as they are.
+template<class Target>
+void segment_emitter<Target>::flush_held(open_segment& s)
+{
+    if (s.carry.empty())
+        return;
+    --holding_;
+    s.carry.flush([&](std::string_view rest) { emit_content(s, rest); });
+}
+
+template<class Target>
+void segment_emitter<Target>::arguments(segment_ref r, std::string_view json)
+{
+    if (json.empty())
+        return;
+    auto& s = slot(r);
+    s.writer = fragments::policy;   // after generated fragments this is no JSON: END says so
+    const std::size_t from = s.arguments.size();
+    s.arguments.append(json);
+    emit_fragment(s, from);
+}
+
+template<class Target>
+void segment_emitter<Target>::emit_fragment(open_segment& s, std::size_t from)
+{
+    if (from >= s.arguments.size())
+        return;
+    argument_fragment f;
+    f.segment_id = s.id;
+    f.segment_kind = s.type;
+    f.json = std::string_view(s.arguments).substr(from);
+    f.choice = options_.choice;
+    deliver(f);
+}
+
+// `{"path":"…","content":"` (the path only when known by now).
+template<class Target>
+void segment_emitter<Target>::generate_opening(open_segment& s)
+{
+    const tool_syntax& syntax = *find_tool_syntax(s.type);
+    s.writer = fragments::generated;
+    s.arguments.push_back('{');
+    if (!syntax.required_metadata.empty()) {
+        auto it = s.metadata.find(syntax.required_metadata);
+        if (it != s.metadata.end() && it->value().is_string()) {
+            detail::append_json_string(s.arguments, syntax.required_metadata);
+            s.arguments.push_back(':');
+            detail::append_json_string(s.arguments, it->value().get_string());
+            s.arguments.push_back(',');
+        } else {
+            s.late_required = true;
+        }
+    }
+    detail::append_json_string(s.arguments, syntax.content_argument);
+    s.arguments.append(":\"");
+}
+
+template<class Target>
+void segment_emitter<Target>::finish_fragments(open_segment& s, segment_status status)
+{
+    if (status == segment_status::incomplete || s.writer == fragments::policy)
+        return;
+    const std::size_t from = s.arguments.size();
+    const tool_syntax* syntax = find_tool_syntax(s.type);
+    if (syntax == nullptr) {
+        auto it = s.metadata.find("arguments");
+        if (it != s.metadata.end() && it->value().is_object())
+            detail::append_compact_json(s.arguments, it->value());
+        emit_fragment(s, from);
+        return;
+    }
+    if (s.writer == fragments::none) {
+        generate_opening(s);
+        // A command may come in the metadata instead of the content (a sentinel header, say).
+        for (std::string_view key : {syntax->content_argument, std::string_view("cmd")})
+            if (auto it = s.metadata.find(key); syntax->type == segment_type::run_bash && it != s.metadata.end()
+                                                 && it->value().is_string()) {
+                detail::append_json_escaped(s.arguments, it->value().get_string());
+                break;
+            }
+    }
+    s.arguments.push_back('"');
+    auto append_member = [&](std::string_view key) {
+        if (auto it = s.metadata.find(key); it != s.metadata.end()) {
+            s.arguments.push_back(',');
+            detail::append_json_string(s.arguments, key);
+            s.arguments.push_back(':');
+            detail::append_compact_json(s.arguments, it->value());
+        }
+    };
+    if (s.late_required)
+        append_member(syntax->required_metadata);
+    for (auto key : syntax->extra_metadata)
+        if (!key.empty())
+            append_member(key);
+    s.arguments.push_back('}');
+    emit_fragment(s, from);
+}
+
+template<class Target>
+segment_status segment_emitter<Target>::parse_arguments(open_segment& s, segment_status status)
+{
+    if (status != segment_status::complete)
+        return status;
+    if (is_free_form(s.metadata)) {
+        s.end_arguments = &s.parsed;   // empty: the text is the input, nothing to parse
+        return status;
+    }
+    boost::json::parse_options options;
+    options.max_depth = options_.max_depth;
+    // A body the writer encoded is model text, kept byte for byte whatever it is; JSON a policy
+    // passed on is held to RFC 8259.
+    options.allow_invalid_utf8 = s.writer == fragments::generated;
+    error_code ec;
+    const bool blank = detail::all_blank(s.arguments);
+    auto v = blank ? boost::json::value(boost::json::object()) : detail::parse_json(s.arguments, ec, options);
+    if (ec == boost::json::error::too_deep) {
+        ec = error::nesting_too_deep;
+        report(ec);   // a limit, reported like the others; bad JSON is only a status
+    } else if (!ec && !v.is_object()) {
+        ec = error::invalid_arguments;
+    }
+    if (ec) {
+        s.error = ec.message();
+        return segment_status::invalid_arguments;
+    }
+    s.parsed = std::move(v.get_object());
+    if (const tool_syntax* syntax = find_tool_syntax(s.type)) {
+        for (auto key : {syntax->required_metadata, syntax->content_argument}) {
+            if (key.empty() || (key == syntax->content_argument && syntax->type != segment_type::run_bash))
+                continue;
+            auto it = s.parsed.find(key);
+            if (it == s.parsed.end() || !it->value().is_string() || it->value().get_string().empty()) {
+                s.error = "missing required argument '" + std::string(key) + "'";
+                return segment_status::invalid_arguments;
+            }
+        }
+        s.end_arguments = &s.parsed;
+    } else {
+        // The event shows them in the metadata too: one object, not a copy.
+        auto& in_metadata = s.metadata["arguments"];
+        in_metadata = std::move(s.parsed);
+        s.end_arguments = &in_metadata.get_object();
+    }
+    return segment_status::complete;
+}
+
+template<class Target>
+void segment_emitter<Target>::end(segment_ref r, segment_status status, std::string_view error)
+{
+    auto& s = slot(r);
+    flush_held(s);
+    s.error.clear();
+    auto e = event_of(segment_event_type::SEGMENT_END, s);
+    if (is_tool_segment(s.type)) {
+        finish_fragments(s, status);
+        const segment_status given = status;
+        status = parse_arguments(s, status);
+        if (status != given)
+            error = s.error;
+        if (status == segment_status::complete)
+            e.arguments = s.end_arguments;
+        e.arguments_text = s.arguments;
+    }
+    // Every segment that is not complete says why; a policy that gave no reason for an
+    // incomplete one was cut by the end of the stream.
+    if (status == segment_status::incomplete && error.empty())
+        error = error_category().message(static_cast<int>(toolstream::error::incomplete_call), nullptr, 0);
+    e.metadata = &s.metadata;
+    e.status = status;
+    e.error = error;
+    ending_ = is_tool_segment(s.type) ? &s : nullptr;
+    (*target_)(e);
+    ending_ = nullptr;
+    s.open = false;
+    // A large body is not kept alive by a free slot.
+    constexpr std::size_t keep = std::size_t{1} << 20;
+    for (std::string* buffer : {&s.content, &s.arguments})
+        if (buffer->capacity() > keep)
+            std::string().swap(*buffer);
+    s.parsed = {};
+    s.end_arguments = nullptr;
+    free_.push_back(index(r));
+}
+
+template<class Target>
+segment_ref segment_emitter<Target>::open(segment_type type, boost::json::object metadata, std::string_view id)
+{
+    std::uint32_t i;
+    if (!free_.empty()) {
+        i = free_.back();
+        free_.pop_back();
+    } else {
+        i = static_cast<std::uint32_t>(slots_.size());
+        slots_.emplace_back();
+    }
+    auto& s = slots_[i];
+    if (id.empty())
+        s.id.assign(options_.id_prefix).append("seg_").append(std::to_string(++counter_));
+    else
+        s.id.assign(id);
+    s.type = type;
+    s.metadata = std::move(metadata);
+    s.content.clear();
+    s.content_size = 0;
+    s.keep_content = true;
+    s.arguments.clear();
+    s.carry = {};
+    s.writer = fragments::none;
+    s.late_required = false;
+    s.open = true;
+    auto e = event_of(segment_event_type::SEGMENT_START, s);
+    e.metadata = &s.metadata;
+    (*target_)(e);
+    return segment_ref{i};
+}
+
+} // namespace toolstream

@@ -1,0 +1,69 @@
+// Provider converters: one trait specialisation per wire dialect, in the style of fmt::formatter<T>.
+#pragma once
+
+#include <toolstream/error.hpp>
+#include <toolstream/types.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <string_view>
+
+namespace toolstream {
+
+/// How a dialect frames its events on the wire; `text`: none, the bytes are the model's text
+/// (runtime_pipeline's "text", text_pipeline.hpp).
+enum class framing { sse, ndjson, text };
+
+/// One decoded transport event: an SSE event (`event:` name and joined `data:`), or one NDJSON
+/// line (empty `name`). Views are valid only during the call that receives them.
+struct wire_event {
+    std::string_view name;
+    std::string_view data;
+};
+
+/// Provider tags. Each names a wire dialect; OpenAI-compatible vendors use `openai_chat`.
+struct openai_chat {};
+struct openai_responses {};
+struct anthropic {};
+struct gemini {};
+struct ollama {};
+struct mistral {};
+
+/// Turns the events of one dialect into `chunk_response`s. The primary template is not a
+/// converter; each provider header specialises it.
+template<class Provider>
+struct provider_converter {
+    provider_converter() = delete;
+};
+
+/// What the converter calls for each chunk it produces: `emit(choice_index, chunk)`.
+/// The chunk reference is valid only during the call.
+template<class F>
+concept chunk_consumer = std::invocable<F&, std::size_t, const chunk_response&>;
+
+namespace detail {
+struct chunk_consumer_archetype {
+    void operator()(std::size_t, const chunk_response&) const {}
+};
+} // namespace detail
+
+/// Requirements on `provider_converter<P>` (`c` is an lvalue of it, `ev` a `wire_event`,
+/// `emit` a `chunk_consumer`):
+///
+/// | expression                    | type                        | semantics                                               |
+/// |-------------------------------|-----------------------------|---------------------------------------------------------|
+/// | `C::wire_framing`             | `const framing`             | SSE or NDJSON                                           |
+/// | `C::name`                     | `const std::string_view`    | the dialect's name, as `--provider` spells it          |
+/// | `C{}`                         |                             | a converter at the start of a stream                    |
+/// | `c.convert(ev, emit)`         | `error_code`                | calls `emit` for each chunk `ev` yields; an error means `ev` was not valid for the dialect (it is skipped, later events still convert) |
+/// | `c.finish(emit)`              | `void`                      | end of input: emit whatever the dialect still holds     |
+template<class P>
+concept provider_traits = requires(provider_converter<P>& c, const wire_event& ev,
+                                   detail::chunk_consumer_archetype& emit) {
+    { provider_converter<P>::wire_framing } -> std::convertible_to<framing>;
+    { provider_converter<P>::name } -> std::convertible_to<std::string_view>;
+    { c.convert(ev, emit) } -> std::same_as<error_code>;
+    { c.finish(emit) } -> std::same_as<void>;
+} && std::default_initializable<provider_converter<P>>;
+
+} // namespace toolstream
