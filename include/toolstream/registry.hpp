@@ -7,6 +7,8 @@
 #include <toolstream/formats/deepseek_v3.hpp>
 #include <toolstream/formats/deepseek_v31.hpp>
 #include <toolstream/formats/deepseek_v32.hpp>
+#include <toolstream/formats/deepseek_v4.hpp>
+#include <toolstream/formats/deepseek_v41.hpp>
 #include <toolstream/formats/ernie45.hpp>
 #include <toolstream/formats/glm45.hpp>
 #include <toolstream/formats/harmony.hpp>
@@ -52,11 +54,13 @@ using registered_providers = type_list<openai_chat, openai_responses, anthropic,
 using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
                                       hermes, qwen3_coder, glm45, minimax_m2, deepseek_v31, deepseek_v3, kimi_k2,
                                       mistral_calls, llama3_json, harmony, structured,
-                                      seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml>;
+                                      seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml, deepseek_v4, deepseek_v41>;
 
 /// Other names a policy answers to: {alias, name}.
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 1> policy_aliases{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 3> policy_aliases{{
     {"passthrough", "api_tool_call"},
+    {"glm47", "glm45"},         // vLLM: one parser class (Glm47MoeModelToolParser) for both names
+    {"qwen3", "qwen3_coder"},   // vLLM's unified Qwen3Parser reads qwen3_coder's calls
 }};
 
 namespace detail {

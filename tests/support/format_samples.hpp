@@ -65,6 +65,14 @@ inline constexpr format_sample format_samples[] = {
      "\n</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>"},   // as minimax_m2
     {"qwen3_xml", "<tool_call>\n<function=write_file>\n<parameter=path>\nsrc/app.py\n</parameter>\n<parameter=content>\n",
      "\n</parameter>\n</function>\n</tool_call>"},
+    {"deepseek_v4",
+     "<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"write_file\">\n<｜DSML｜parameter name=\"path\" string=\"true\">src/app.py</｜DSML｜parameter>\n"
+     "<｜DSML｜parameter name=\"content\" string=\"true\">",
+     "</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>"},
+    {"deepseek_v41",
+     "<｜DSML｜ calls>\n<｜DSML｜ invoke name=\"write_file\">\n<｜DSML｜ parameter name=\"path\" string=\"true\">src/app.py</｜DSML｜ parameter>\n"
+     "<｜DSML｜ parameter name=\"content\" string=\"true\">",
+     "</｜DSML｜ parameter>\n</｜DSML｜ invoke>\n</｜DSML｜ calls>"},
 };
 
 #undef TOOLSTREAM_SAMPLE_ARGS
