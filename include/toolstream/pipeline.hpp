@@ -166,8 +166,9 @@ private:
 
     choice_state& state(std::size_t index);
     error_code route(std::size_t index, const chunk_response& chunk);
-    // `of_stream`: a transport or payload error, which breaks the stream (a policy's limit
-    // does not: the call or tag it concerns says so).
+    // Keeps `ec` as the feed's and the pipeline's first error. `of_stream`: a transport or
+    // payload error, which breaks the stream and is delivered as provider_failed (a policy's
+    // limit does not: the call or tag it concerns says so).
     void record_error(error_code ec, error_code& first, bool of_stream = true);
     void start_response(const chunk_response* first_chunk);
     void fail(std::string_view message);
