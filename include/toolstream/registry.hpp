@@ -10,6 +10,8 @@
 #include <toolstream/formats/deepseek_v4.hpp>
 #include <toolstream/formats/deepseek_v41.hpp>
 #include <toolstream/formats/ernie45.hpp>
+#include <toolstream/formats/functiongemma.hpp>
+#include <toolstream/formats/gemma4.hpp>
 #include <toolstream/formats/glm45.hpp>
 #include <toolstream/formats/harmony.hpp>
 #include <toolstream/formats/hermes.hpp>
@@ -54,7 +56,8 @@ using registered_providers = type_list<openai_chat, openai_responses, anthropic,
 using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
                                       hermes, qwen3_coder, glm45, minimax_m2, deepseek_v31, deepseek_v3, kimi_k2,
                                       mistral_calls, llama3_json, harmony, structured,
-                                      seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml, deepseek_v4, deepseek_v41>;
+                                      seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml, deepseek_v4, deepseek_v41,
+                                      gemma4, functiongemma>;
 
 /// Other names a policy answers to: {alias, name}.
 inline constexpr std::array<std::pair<std::string_view, std::string_view>, 3> policy_aliases{{

@@ -73,6 +73,8 @@ inline constexpr format_sample format_samples[] = {
      "<｜DSML｜ calls>\n<｜DSML｜ invoke name=\"write_file\">\n<｜DSML｜ parameter name=\"path\" string=\"true\">src/app.py</｜DSML｜ parameter>\n"
      "<｜DSML｜ parameter name=\"content\" string=\"true\">",
      "</｜DSML｜ parameter>\n</｜DSML｜ invoke>\n</｜DSML｜ calls>"},
+    {"gemma4", "<|tool_call>call:write_file{path:<|\"|>src/app.py<|\"|>,content:<|\"|>", "<|\"|>}<tool_call|>"},
+    {"functiongemma", "<start_function_call>call:write_file{path:<escape>src/app.py<escape>,content:<escape>", "<escape>}<end_function_call>"},
 };
 
 #undef TOOLSTREAM_SAMPLE_ARGS
