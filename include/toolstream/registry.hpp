@@ -15,18 +15,23 @@
 #include <toolstream/formats/glm45.hpp>
 #include <toolstream/formats/harmony.hpp>
 #include <toolstream/formats/hermes.hpp>
+#include <toolstream/formats/hy_v3.hpp>
+#include <toolstream/formats/inkling.hpp>
 #include <toolstream/formats/internlm.hpp>
 #include <toolstream/formats/json_calls.hpp>
 #include <toolstream/formats/kimi_k2.hpp>
+#include <toolstream/formats/ling3.hpp>
 #include <toolstream/formats/llama3_json.hpp>
 #include <toolstream/formats/longcat.hpp>
 #include <toolstream/formats/minimax_m2.hpp>
 #include <toolstream/formats/mistral.hpp>
+#include <toolstream/formats/poolside_v1.hpp>
 #include <toolstream/formats/qwen3_coder.hpp>
 #include <toolstream/formats/qwen3_xml.hpp>
 #include <toolstream/formats/seed_oss.hpp>
 #include <toolstream/formats/sentinel.hpp>
 #include <toolstream/formats/step3.hpp>
+#include <toolstream/formats/step3p5.hpp>
 #include <toolstream/formats/xml.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/policies/structured.hpp>
@@ -56,6 +61,7 @@ using registered_providers = type_list<openai_chat, openai_responses, anthropic,
 using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
                                       hermes, qwen3_coder, glm45, minimax_m2, deepseek_v31, deepseek_v3, kimi_k2,
                                       mistral_calls, llama3_json, harmony, structured,
+                                      step3p5, hy_v3, poolside_v1, ling3, inkling,
                                       seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml, deepseek_v4, deepseek_v41,
                                       gemma4, functiongemma>;
 

@@ -75,6 +75,11 @@ inline constexpr format_sample format_samples[] = {
      "</｜DSML｜ parameter>\n</｜DSML｜ invoke>\n</｜DSML｜ calls>"},
     {"gemma4", "<|tool_call>call:write_file{path:<|\"|>src/app.py<|\"|>,content:<|\"|>", "<|\"|>}<tool_call|>"},
     {"functiongemma", "<start_function_call>call:write_file{path:<escape>src/app.py<escape>,content:<escape>", "<escape>}<end_function_call>"},
+    {"step3p5", "<tool_call>\n<function=write_file>\n<parameter=path>\nsrc/app.py\n</parameter>\n<parameter=content>\n", "\n</parameter>\n</function>\n</tool_call>"},
+    {"hy_v3", "<tool_calls>\n<tool_call>write_file<tool_sep>\n<arg_key>path</arg_key>\n<arg_value>src/app.py</arg_value>\n<arg_key>content</arg_key>\n<arg_value>", "</arg_value>\n</tool_call>\n</tool_calls>"},
+    {"poolside_v1", "<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>src/app.py</arg_value>\n<arg_key>content</arg_key>\n<arg_value>", "</arg_value>\n</tool_call>"},
+    {"ling3", "<tool_call>write_file<arg_key>path</arg_key><arg_value>src/app.py</arg_value><arg_key>content</arg_key><arg_value>", "</arg_value></tool_call>"},
+    {"inkling", "<|content_invoke_tool_json|>{\"name\": \"write_file\", \"args\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}<|end_message|>", true},
 };
 
 #undef TOOLSTREAM_SAMPLE_ARGS
