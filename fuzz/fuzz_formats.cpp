@@ -1,7 +1,7 @@
 // libFuzzer target: model text through every registered text format (registry.hpp) whose options
 // are text_format_options, behind each reasoning parser (reasoning_parsers) or none. Header byte 3
-// picks the format (modulo their number), bits 2-5 the reasoning parser (0 and past the last:
-// none), bits 6-7 the hold caps. A format added to the registry is fuzzed with no edit here.
+// picks the format (modulo their number); bits 2-5, and the low half of byte 2 above them, the
+// reasoning parser (modulo their number plus one; 0: none); bits 6-7 the hold caps. A format added to the registry is fuzzed with no edit here.
 #include <toolstream/policies/reasoning.hpp>
 #include <toolstream/registry.hpp>
 
@@ -75,7 +75,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     reasoned_options options;
     options.format.max_held = caps[in->option(6, 2)][0];
     options.format.max_held_body = caps[in->option(6, 2)][1];
-    if (const unsigned r = in->option(2, 4); r >= 1 && r <= reasoning_parsers.size())
+    const unsigned picked = in->option(2, 4) | ((in->seed >> 8) & 0x0fu) << 4;
+    if (const unsigned r = picked % (reasoning_parsers.size() + 1); r >= 1)
         options.reasoning = reasoning_parsers[r - 1];
     check_nth(registered_policies{}, (in->seed >> 16) % formats, *in, options);
     return 0;

@@ -129,7 +129,7 @@ EOF
         if [ "$t" = ndjson ]; then
             for f in "$fixtures"/jsontestsuite/y_*.json; do seed "$t" "$(basename "$f")" <"$f"; done
         fi ;;
-    formats)   # header byte 3 picks the format, bits 2-5 the reasoning parser (fuzz_formats.cpp)
+    formats)   # header byte 3 picks the format, bits 2-5 (and byte 2) the reasoning parser (fuzz_formats.cpp)
         local f r name text
         local -A texts=(
             [deepseek]='<think>plan <tool_call> x</think>Hi <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>write_file\n```json\n{"path":"a","content":"b\\n"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>'
@@ -144,8 +144,8 @@ EOF
             [minimax]='<minimax:tool_call>\n<invoke name="f">\n<parameter name="a">1</parameter>\n</invoke>\n<invoke name="write_file"><parameter name="path">a</parameter><parameter name="content">b</parameter>'
             [seed_oss]='<seed:think>x</seed:think><seed:tool_call>\n<function=f>\n<parameter=a>1</parameter>\n</function>\n</seed:tool_call>'
         )
-        # Every format (byte 3 up to 31: the registry has fewer) alone and behind one reasoning parser.
-        for f in $(seq 0 31); do
+        # Every format (byte 3 up to 63: the registry has fewer) alone and behind one reasoning parser.
+        for f in $(seq 0 63); do
             for r in 0 $((f % 8)); do
                 for name in "${!texts[@]}"; do
                     text=${texts[$name]}

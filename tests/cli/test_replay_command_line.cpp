@@ -74,15 +74,19 @@ TEST_CASE("replay: every usage error names the argument and why", "[cli]")
     std::string parsers;
     for (auto name : toolstream::policy_names)
         parsers += (parsers.empty() ? "" : ", ") + std::string(name);
-    check_usage_error({"--provider", "text", "--parser", "qwen3", "-"},
-                      "unknown parser 'qwen3'; known: " + parsers + ", passthrough (= api_tool_call)");
+    for (const auto& [alias, target] : toolstream::policy_aliases)
+        parsers += ", " + std::string(alias) + " (= " + std::string(target) + ")";
+    check_usage_error({"--provider", "text", "--parser", "qwen9", "-"}, "unknown parser 'qwen9'; known: " + parsers);
     std::string providers;
     for (auto name : toolstream::provider_names)
         providers += std::string(name) + ", ";
     check_usage_error({"--provider", "openai", "-"}, "unknown provider 'openai'; known: " + providers + "text");
     check_usage_error({"-"}, "--provider is required; known: " + providers + "text");
+    std::string reasoning_names;
+    for (const auto& reasoning : toolstream::reasoning_parsers)
+        reasoning_names += (reasoning_names.empty() ? "" : ", ") + std::string(reasoning.name);
     check_usage_error({"--provider", "text", "--reasoning-parser", "r1", "-"},
-                      "unknown reasoning parser 'r1'; known: deepseek_r1, qwen3, minimax_m2, kimi_k2, openai_gptoss, seed_oss, step3");
+                      "unknown reasoning parser 'r1'; known: " + reasoning_names);
     check_usage_error({"--provider", "openai_chat", "--emit", "xml"},
                       "unknown --emit 'xml'; known: summary, events, invocations, openai-sse, tarko");
     check_usage_error({"--provider", "openai_chat", "--emit", "openai-sse", "--extensions", "header"},

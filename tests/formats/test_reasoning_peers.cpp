@@ -2,9 +2,12 @@
 // same names, llama.cpp's common/chat*): forced-open templates, thinking disabled, an unclosed
 // region ended by a tool call, empty reasoning. Every input runs at every split position, in
 // 1-byte and random chunks, with byte conservation.
+#include <toolstream/formats/deepseek_v4.hpp>
+#include <toolstream/formats/glm45.hpp>
 #include <toolstream/formats/hermes.hpp>
 #include <toolstream/formats/kimi_k2.hpp>
 #include <toolstream/formats/minimax_m2.hpp>
+#include <toolstream/formats/mistral.hpp>
 #include <toolstream/formats/qwen3_coder.hpp>
 #include <toolstream/policies/reasoning.hpp>
 #include <toolstream/policies/runtime.hpp>
@@ -21,6 +24,9 @@ using qwen3_coder_r = reasoning_policy<qwen3_coder>;
 using hermes_r = reasoning_policy<hermes>;
 using kimi_r = reasoning_policy<kimi_k2>;
 using minimax_r = reasoning_policy<minimax_m2>;
+using glm45_r = reasoning_policy<glm45>;
+using deepseek_v4_r = reasoning_policy<deepseek_v4>;
+using mistral_r = reasoning_policy<mistral_calls>;
 
 const reasoning_syntax& parser(std::string_view name)
 {
@@ -124,4 +130,96 @@ TEST_CASE("reasoning/kimi_k2 as vLLM's KimiK2ReasoningParser", "[formats][reason
     }
     CHECK(segments(run<kimi_r>("<think>a</think>b", kimi)) == "reasoning \"a\"\ntext \"b\"\n");
     CHECK(segments(run<kimi_r>("</think>b", kimi)) == "text \"b\"\n");
+}
+
+TEST_CASE("reasoning: each name's region, open from the start or not, cut inside it (vLLM's parsers)", "[formats][reasoning][peers]")
+{
+    struct peer {
+        std::string_view name;
+        bool open_at_start;   // vLLM's default thinking state for the name
+    };
+    // deepseek_v3: vLLM's DeepSeekV3ReasoningParser is the identity unless `thinking` is set.
+    // hunyuan_a13b, mistral, gemma4: vLLM starts in content; the others start in reasoning.
+    for (const peer p : {peer{"deepseek_v3", false}, peer{"holo2", true}, peer{"deepseek_v4", true}, peer{"glm45", true},
+                         peer{"glm47", true}, peer{"ernie45", true}, peer{"olmo3", true}, peer{"nemotron_v3", true},
+                         peer{"hunyuan_a13b", false}, peer{"kimi_k3", true}, peer{"mistral", false}, peer{"gemma4", false}}) {
+        INFO(p.name);
+        const reasoning_syntax& r = parser(p.name);
+        CHECK(r.open_at_start == p.open_at_start);
+        const std::string open(r.open), close(r.close);
+        // An explicit region, opened by the model.
+        CHECK(segments(run<hermes_r>(open + "a" + close + "b", r)) == "reasoning \"a\"\ntext \"b\"\n");
+        // Open from the start (the prompt opened it): only the close is written.
+        const reasoning_syntax opened = with_thinking_open(r, true);
+        CHECK(segments(run<hermes_r>("a" + close + "b", opened)) == "reasoning \"a\"\ntext \"b\"\n");
+        CHECK(segments(run<hermes_r>("no tags", r)) == (p.open_at_start ? "reasoning \"no tags\"\n" : "text \"no tags\"\n"));
+        // Cut inside reasoning, in the middle of the close: the held prefix is reasoning.
+        const std::string held = "hmm " + close.substr(0, close.size() - 1);
+        CHECK(segments(run<hermes_r>(open + held, r)) == "reasoning " + boost::json::serialize(boost::json::string(held)) + "\n");
+    }
+}
+
+TEST_CASE("reasoning/glm45, glm47: any <tool_call> ends the region (vLLM's glm47_moe engine)", "[formats][reasoning][peers]")
+{
+    constexpr std::string_view call = "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n</tool_call>";
+    for (std::string_view name : {"glm45", "glm47"})
+        for (std::string_view lead : {"", "<think>"}) {
+            INFO(name << " " << lead);
+            const auto r = run<glm45_r>(std::string(lead) + "Need f." + std::string(call), parser(name));
+            CHECK(test::content_of_type(r.events, segment_type::reasoning) == "Need f.");
+            CHECK(calls(r) == "seg_2 f {\"a\":1}\n");
+        }
+    // Thinking disabled: a call with no region.
+    CHECK(calls(run<glm45_r>("Sure." + std::string(call), with_thinking_open(parser("glm45"), false))) == "seg_2 f {\"a\":1}\n");
+}
+
+TEST_CASE("reasoning/deepseek_v4: the DSML section ends the region (vLLM's DeepSeekV4Parser)", "[formats][reasoning][peers]")
+{
+    const auto r = run<deepseek_v4_r>(
+        "Need f.\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"a\" string=\"true\">1</｜DSML｜parameter>\n"
+        "</｜DSML｜invoke>\n</｜DSML｜tool_calls>",
+        parser("deepseek_v4"));
+    CHECK(test::content_of_type(r.events, segment_type::reasoning) == "Need f.\n");
+    CHECK(calls(r) == "seg_2 f {\"a\":\"1\"}\n");
+    // deepseek_v3 with thinking on is R1.
+    CHECK(segments(run<hermes_r>("plan</think>ok", with_thinking_open(parser("deepseek_v3"), true))) == "reasoning \"plan\"\ntext \"ok\"\n");
+}
+
+TEST_CASE("reasoning/mistral: [THINK] regions anywhere, [TOOL_CALLS] ends one (vLLM's MistralParser)", "[formats][reasoning][peers]")
+{
+    const reasoning_syntax& m = parser("mistral");
+    CHECK(segments(run<mistral_r>("a[THINK]x[/THINK]b[THINK]y[/THINK]c", m))
+          == "text \"a\"\nreasoning \"x\"\ntext \"b\"\nreasoning \"y\"\ntext \"c\"\n");
+    for (std::string_view mid : {"[/THINK]", ""}) {
+        INFO(mid);
+        const auto r = run<mistral_r>("[THINK]Need f." + std::string(mid) + "[TOOL_CALLS]f[ARGS]{\"a\":1}", m);
+        CHECK(test::content_of_type(r.events, segment_type::reasoning) == "Need f.");
+        CHECK(calls(r).ends_with(" f {\"a\":1}\n"));
+    }
+}
+
+TEST_CASE("reasoning/gemma4, hunyuan_a13b, kimi_k3: their markers (vLLM)", "[formats][reasoning][peers]")
+{
+    // Gemma 4: regions recur; <|tool_call> ends one and is the format's (text to hermes).
+    CHECK(segments(run<hermes_r>("a<|channel>thought\nx<channel|>b", parser("gemma4")))
+          == "text \"a\"\nreasoning \"\\nx\"\ntext \"b\"\n");
+    CHECK(segments(run<hermes_r>("<|channel>thought\nx<|tool_call>call:f{}<tool_call|>", parser("gemma4")))
+          == "reasoning \"\\nx\"\ntext \"<|tool_call>call:f{}<tool_call|>\"\n");
+    // Hunyuan A13B: the close takes <answer> with it; </answer> stays content. <think> without
+    // its line break opens nothing (vLLM matches the token sequence `<think>\n`).
+    CHECK(segments(run<hermes_r>("<think>\nplan\n</think>\n<answer>\nHi\n</answer>", parser("hunyuan_a13b")))
+          == "reasoning \"plan\\n\"\ntext \"Hi\\n</answer>\"\n");
+    CHECK(segments(run<hermes_r>("<think>x", parser("hunyuan_a13b"))) == "text \"<think>x\"\n");
+    // Kimi K3: the opener in the prompt; the response channel is the format's.
+    CHECK(segments(run<hermes_r>("plan<|close|>think<|sep|><|open|>response<|sep|>Hi", parser("kimi_k3")))
+          == "reasoning \"plan\"\ntext \"<|open|>response<|sep|>Hi\"\n");
+}
+
+TEST_CASE("reasoning/nemotron_v3 as Qwen3 (vLLM's NemotronV3Parser reuses qwen3_config)", "[formats][reasoning][peers]")
+{
+    const auto coder = run<qwen3_coder_r>("Need f." + std::string(coder_call), parser("nemotron_v3"));
+    CHECK(test::content_of_type(coder.events, segment_type::reasoning) == "Need f.");
+    CHECK(calls(coder) == "seg_2 f {\"a\":\"1\"}\n");
+    CHECK(segments(run<hermes_r>("I could use <tool_call> here.</think>ok", parser("nemotron_v3")))
+          == "reasoning \"I could use <tool_call> here.\"\ntext \"ok\"\n");
 }

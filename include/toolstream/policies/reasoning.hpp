@@ -5,6 +5,7 @@
 #include <toolstream/concepts.hpp>
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/engine/detail/marker_scanner.hpp>
+#include <toolstream/policies/reasoning_parsers.hpp>
 
 #include <array>
 #include <cstddef>
@@ -13,96 +14,6 @@
 #include <utility>
 
 namespace toolstream {
-
-/// How a model writes its reasoning. A region is `open … close`; the markup is consumed.
-struct reasoning_syntax {
-    std::string_view name;
-    std::string_view open;
-    std::string_view close;
-    /// The stream starts inside reasoning (the opening marker was in the prompt); a stream that
-    /// starts with `open` anyway (after blanks) opens it explicitly.
-    bool open_at_start = false;
-    /// Ends a region open from the first byte and is left to the format (qwen3: `<tool_call>`).
-    /// Inside an explicit `open … close` region it is reasoning.
-    std::string_view ends_implicit_at;
-    /// Ends any region and is left to the format: harmony's next message when `<|end|>` was
-    /// stripped, a tool-call section (kimi_k2, minimax_m2), qwen3's `<tool_call>`.
-    std::string_view yields_to;
-    /// Regions recur anywhere in the stream: only for markers that are special tokens, which a
-    /// tool's arguments cannot hold. Otherwise one region, at the start of the stream (as vLLM's
-    /// reasoning parsers read it), so `<think>` inside a later tool call is the call's data.
-    /// A recurring region opens only where the policy holds no bytes (input order is kept).
-    bool recurs = false;
-    /// When set, `yields_to` ends a region only when blanks and then one of these follow it (a
-    /// call's body: qwen3's `<function` or `{`); else it is reasoning text ("I could use
-    /// <tool_call> here"). The look is bounded by max_leading_blanks.
-    std::array<std::string_view, 2> yields_before{};
-};
-
-/// `syntax` with the prompt's thinking state: `open` true when the chat template left a region
-/// open (`<think>` in the prompt: output before `</think>`, or with no tags, is reasoning), false
-/// when thinking is disabled (output with no tags is content; an explicit region still opens).
-constexpr reasoning_syntax with_thinking_open(reasoning_syntax syntax, bool open) noexcept
-{
-    syntax.open_at_start = open;
-    return syntax;
-}
-
-// Each name's default follows vLLM's parser of that name; with_thinking_open() (the CLIs'
-// --thinking-open) overrides whether the region is open at the start.
-
-/// DeepSeek R1: the template ends the prompt with `<think>\n`; the model may repeat it.
-struct deepseek_r1_reasoning {
-    static constexpr reasoning_syntax syntax{"deepseek_r1", "<think>", "</think>", true, {}, {}, false, {}};
-};
-/// Qwen3 / Qwen3.5: the template puts `<think>` in the prompt (thinking on unless disabled), the
-/// model may repeat it; a `<tool_call>` followed by a call body ends a region, explicit or not.
-struct qwen3_reasoning {
-    static constexpr reasoning_syntax syntax{
-        "qwen3", "<think>", "</think>", true, {}, "<tool_call>", false, {"<function", "{"}};
-};
-/// MiniMax M2: the template opens `<think>`; the model writes `</think>` only. A tool-call
-/// section ends a region left open (vLLM keeps it as reasoning: docs/text_formats.md).
-struct minimax_m2_reasoning {
-    static constexpr reasoning_syntax syntax{"minimax_m2", "<think>", "</think>", true, {}, "<minimax:tool_call>", false, {}};
-};
-/// Kimi K2 (Thinking): thinking on unless disabled, `<think>` optional; a tool-call section ends
-/// a region.
-struct kimi_k2_reasoning {
-    static constexpr reasoning_syntax syntax{
-        "kimi_k2", "<think>", "</think>", true, {}, "<|tool_calls_section_begin|>", false, {}};
-};
-/// Seed-OSS: `<seed:think>…</seed:think>`, opened by the model.
-struct seed_oss_reasoning {
-    static constexpr reasoning_syntax syntax{
-        "seed_oss", "<seed:think>", "</seed:think>", false, "<seed:tool_call>", {}, false, {}};
-};
-/// Step-3: the template opens `<think>`; everything before `</think>` is reasoning, a tool-call
-/// section included (vLLM's step3 reasoning parser).
-struct step3_reasoning {
-    static constexpr reasoning_syntax syntax{"step3", "<think>", "</think>", true, {}, {}, false, {}};
-};
-/// gpt-oss harmony: the analysis channel; `<|end|>` is often stripped, then the next message
-/// (`<|start|>`) ends it.
-struct openai_gptoss_reasoning {
-    static constexpr reasoning_syntax syntax{
-        "openai_gptoss", "<|channel|>analysis<|message|>", "<|end|>", false, {}, "<|start|>", true, {}};
-};
-
-/// The reasoning parsers by name (the CLI's --reasoning-parser).
-inline constexpr std::array<reasoning_syntax, 7> reasoning_parsers{
-    deepseek_r1_reasoning::syntax, qwen3_reasoning::syntax, minimax_m2_reasoning::syntax,
-    kimi_k2_reasoning::syntax, openai_gptoss_reasoning::syntax, seed_oss_reasoning::syntax,
-    step3_reasoning::syntax};
-
-/// The reasoning parser called `name`, or nullptr.
-constexpr const reasoning_syntax* find_reasoning_parser(std::string_view name) noexcept
-{
-    for (const auto& r : reasoning_parsers)
-        if (r.name == name)
-            return &r;
-    return nullptr;
-}
 
 /// A reasoning parser known at compile time: `void` (the syntax is given at run time), or a tag
 /// whose static `syntax` is a `reasoning_syntax` (qwen3_reasoning, …).

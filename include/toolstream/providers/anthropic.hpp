@@ -22,6 +22,9 @@
 
 namespace toolstream {
 
+/// The provider tag: Anthropic Messages streams.
+struct anthropic {};
+
 /// Converts Anthropic Messages events. Everything lands in choice 0.
 ///
 /// - `text_delta` is content, `thinking_delta` is reasoning (signatures and redacted thinking

@@ -24,6 +24,9 @@
 
 namespace toolstream {
 
+/// The provider tag: Gemini and Vertex AI `streamGenerateContent` streams.
+struct gemini {};
+
 /// Each SSE event is one `GenerateContentResponse`; `candidates[i]` becomes choice i (its
 /// `index`, else its position).
 ///

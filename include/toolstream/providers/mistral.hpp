@@ -14,6 +14,9 @@
 
 namespace toolstream {
 
+/// The provider tag: Mistral chat completion streams.
+struct mistral {};
+
 /// Converts as `provider_converter<openai_chat>` does, plus what Mistral sends differently:
 /// `delta.content` may be an array of typed parts (Magistral), whose `text` parts are content
 /// and whose `thinking` parts (nested `text` parts) are reasoning; tool calls come whole, several

@@ -20,6 +20,9 @@
 
 namespace toolstream {
 
+/// The provider tag: Ollama `/api/chat` NDJSON streams.
+struct ollama {};
+
 /// Each NDJSON line is one `ChatResponse`, always choice 0.
 ///
 /// - `message.content` is content, `message.thinking` reasoning.

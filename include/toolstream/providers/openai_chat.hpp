@@ -13,6 +13,9 @@
 
 namespace toolstream {
 
+/// The provider tag: OpenAI Chat Completions streams; OpenAI-compatible vendors use it too.
+struct openai_chat {};
+
 /// Emits, per SSE event, one chunk for each choice it touches (`n > 1` streams interleave
 /// choices): `delta.content` as content, `reasoning_content`/`reasoning` as reasoning, `refusal`
 /// apart from content, tool-call fragments as `tool_call_delta`s numbered per choice in order of

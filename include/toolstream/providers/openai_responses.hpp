@@ -21,6 +21,9 @@
 
 namespace toolstream {
 
+/// The provider tag: OpenAI Responses API streams.
+struct openai_responses {};
+
 /// Converts OpenAI Responses API events (also LM Studio's). Everything lands in choice 0.
 ///
 /// - Client calls are `function_call` and `custom_tool_call` output items. Their index is the

@@ -21,16 +21,9 @@ struct wire_event {
     std::string_view data;
 };
 
-/// Provider tags. Each names a wire dialect; OpenAI-compatible vendors use `openai_chat`.
-struct openai_chat {};
-struct openai_responses {};
-struct anthropic {};
-struct gemini {};
-struct ollama {};
-struct mistral {};
-
 /// Turns the events of one dialect into `chunk_response`s. The primary template is not a
-/// converter; each provider header specialises it.
+/// converter; each provider header declares its tag (an empty struct naming the wire dialect)
+/// and specialises this for it.
 template<class Provider>
 struct provider_converter {
     provider_converter() = delete;

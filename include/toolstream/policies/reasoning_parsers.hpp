@@ -1,0 +1,166 @@
+// The reasoning parsers by name (vLLM's --reasoning-parser NAME): how each model family writes its
+// reasoning, as a reasoning_syntax that reasoning_policy (reasoning.hpp) reads.
+#pragma once
+
+#include <array>
+#include <string_view>
+
+namespace toolstream {
+
+/// How a model writes its reasoning. A region is `open … close`; the markup is consumed.
+struct reasoning_syntax {
+    std::string_view name;
+    std::string_view open;
+    std::string_view close;
+    /// The stream starts inside reasoning (the opening marker was in the prompt); a stream that
+    /// starts with `open` anyway (after blanks) opens it explicitly.
+    bool open_at_start = false;
+    /// Ends a region open from the first byte and is left to the format (qwen3: `<tool_call>`).
+    /// Inside an explicit `open … close` region it is reasoning.
+    std::string_view ends_implicit_at;
+    /// Ends any region and is left to the format: harmony's next message when `<|end|>` was
+    /// stripped, a tool-call section (kimi_k2, minimax_m2), qwen3's `<tool_call>`.
+    std::string_view yields_to;
+    /// Regions recur anywhere in the stream: only for markers that are special tokens, which a
+    /// tool's arguments cannot hold. Otherwise one region, at the start of the stream (as vLLM's
+    /// reasoning parsers read it), so `<think>` inside a later tool call is the call's data.
+    /// A recurring region opens only where the policy holds no bytes (input order is kept).
+    bool recurs = false;
+    /// When set, `yields_to` ends a region only when blanks and then one of these follow it (a
+    /// call's body: qwen3's `<function` or `{`); else it is reasoning text ("I could use
+    /// <tool_call> here"). The look is bounded by max_leading_blanks.
+    std::array<std::string_view, 2> yields_before{};
+};
+
+/// `syntax` with the prompt's thinking state: `open` true when the chat template left a region
+/// open (`<think>` in the prompt: output before `</think>`, or with no tags, is reasoning), false
+/// when thinking is disabled (output with no tags is content; an explicit region still opens).
+constexpr reasoning_syntax with_thinking_open(reasoning_syntax syntax, bool open) noexcept
+{
+    syntax.open_at_start = open;
+    return syntax;
+}
+
+// Each name's default follows vLLM's parser of that name; with_thinking_open() (the CLIs'
+// --thinking-open) overrides whether the region is open at the start.
+
+/// DeepSeek R1: the template ends the prompt with `<think>\n`; the model may repeat it.
+struct deepseek_r1_reasoning {
+    static constexpr reasoning_syntax syntax{"deepseek_r1", "<think>", "</think>", true, {}, {}, false, {}};
+};
+/// Qwen3 / Qwen3.5: the template puts `<think>` in the prompt (thinking on unless disabled), the
+/// model may repeat it; a `<tool_call>` followed by a call body ends a region, explicit or not.
+struct qwen3_reasoning {
+    static constexpr reasoning_syntax syntax{
+        "qwen3", "<think>", "</think>", true, {}, "<tool_call>", false, {"<function", "{"}};
+};
+/// MiniMax M2: the template opens `<think>`; the model writes `</think>` only. A tool-call
+/// section ends a region left open (vLLM keeps it as reasoning: docs/text_formats.md).
+struct minimax_m2_reasoning {
+    static constexpr reasoning_syntax syntax{"minimax_m2", "<think>", "</think>", true, {}, "<minimax:tool_call>", false, {}};
+};
+/// Kimi K2 (Thinking): thinking on unless disabled, `<think>` optional; a tool-call section ends
+/// a region.
+struct kimi_k2_reasoning {
+    static constexpr reasoning_syntax syntax{
+        "kimi_k2", "<think>", "</think>", true, {}, "<|tool_calls_section_begin|>", false, {}};
+};
+/// Seed-OSS: `<seed:think>…</seed:think>`, opened by the model.
+struct seed_oss_reasoning {
+    static constexpr reasoning_syntax syntax{
+        "seed_oss", "<seed:think>", "</seed:think>", false, "<seed:tool_call>", {}, false, {}};
+};
+/// Step-3: the template opens `<think>`; everything before `</think>` is reasoning, a tool-call
+/// section included (vLLM's step3 reasoning parser).
+struct step3_reasoning {
+    static constexpr reasoning_syntax syntax{"step3", "<think>", "</think>", true, {}, {}, false, {}};
+};
+/// gpt-oss harmony: the analysis channel; `<|end|>` is often stripped, then the next message
+/// (`<|start|>`) ends it.
+struct openai_gptoss_reasoning {
+    static constexpr reasoning_syntax syntax{
+        "openai_gptoss", "<|channel|>analysis<|message|>", "<|end|>", false, {}, "<|start|>", true, {}};
+};
+
+/// DeepSeek V3.1 / V3.2: R1's syntax. vLLM's deepseek_v3 is R1 with `thinking` and plain content
+/// without it, its default; `--thinking-open yes` is vLLM's `thinking: true`.
+struct deepseek_v3_reasoning {
+    static constexpr reasoning_syntax syntax{"deepseek_v3", "<think>", "</think>", false, {}, {}, false, {}};
+};
+/// Holo2: vLLM's deepseek_v3 parser with thinking on by default.
+struct holo2_reasoning {
+    static constexpr reasoning_syntax syntax{"holo2", "<think>", "</think>", true, {}, {}, false, {}};
+};
+/// DeepSeek V4: thinking on unless disabled; the DSML tool-call section ends a region.
+struct deepseek_v4_reasoning {
+    static constexpr reasoning_syntax syntax{"deepseek_v4", "<think>", "</think>", true, {},
+                                             "<\xef\xbd\x9c" "DSML\xef\xbd\x9c" "tool_calls>", false, {}};
+};
+/// GLM-4.5 / 4.6 / 4.7: thinking on unless disabled; any `<tool_call>` ends a region (vLLM's
+/// glm47_moe engine, which both names use).
+struct glm45_reasoning {
+    static constexpr reasoning_syntax syntax{"glm45", "<think>", "</think>", true, {}, "<tool_call>", false, {}};
+};
+struct glm47_reasoning {
+    static constexpr reasoning_syntax syntax{"glm47", "<think>", "</think>", true, {}, "<tool_call>", false, {}};
+};
+/// ERNIE 4.5 thinking: R1's syntax. vLLM also unwraps `<response>…</response>` in the content;
+/// here those tags stay content.
+struct ernie45_reasoning {
+    static constexpr reasoning_syntax syntax{"ernie45", "<think>", "</think>", true, {}, {}, false, {}};
+};
+/// Olmo 3: `<think>` may be in the prompt (vLLM starts in reasoning); the tags are plain text, so
+/// one region at the start.
+struct olmo3_reasoning {
+    static constexpr reasoning_syntax syntax{"olmo3", "<think>", "</think>", true, {}, {}, false, {}};
+};
+/// Nemotron 3: vLLM reuses Qwen3's parser (thinking on unless `enable_thinking` is false).
+struct nemotron_v3_reasoning {
+    static constexpr reasoning_syntax syntax{
+        "nemotron_v3", "<think>", "</think>", true, {}, "<tool_call>", false, {"<function", "{"}};
+};
+/// Hunyuan A13B: `<think>\n…\n</think>\n<answer>\n…\n</answer>`, opened by the model. The close
+/// takes the `<answer>` opener with it; the line break before `</think>` stays reasoning (vLLM
+/// also accepts the close without it), and `\n</answer>` stays content.
+struct hunyuan_a13b_reasoning {
+    static constexpr reasoning_syntax syntax{
+        "hunyuan_a13b", "<think>\n", "</think>\n<answer>\n", false, {}, {}, false, {}};
+};
+/// Kimi K3: the XTML think channel, open from the start when thinking is on (vLLM's streaming
+/// parser; the serving layer may put the opener in the prompt).
+struct kimi_k3_reasoning {
+    static constexpr reasoning_syntax syntax{
+        "kimi_k3", "<|open|>think<|sep|>", "<|close|>think<|sep|>", true, {}, {}, false, {}};
+};
+/// Mistral (v13+ tokenizers): `[THINK]…[/THINK]` special tokens, anywhere; `[TOOL_CALLS]` ends a
+/// region.
+struct mistral_reasoning {
+    static constexpr reasoning_syntax syntax{"mistral", "[THINK]", "[/THINK]", false, {}, "[TOOL_CALLS]", true, {}};
+};
+/// Gemma 4: `<|channel>thought\n…<channel|>` special tokens, anywhere; `<|tool_call>` ends a
+/// region. The line break after `thought` stays reasoning (vLLM strips it).
+struct gemma4_reasoning {
+    static constexpr reasoning_syntax syntax{
+        "gemma4", "<|channel>thought", "<channel|>", false, {}, "<|tool_call>", true, {}};
+};
+
+/// The reasoning parsers by name (the CLI's --reasoning-parser). fuzz_formats reaches the first
+/// 15 only: names whose syntax repeats an earlier one's (glm47, holo2, ernie45, olmo3) come last.
+inline constexpr std::array reasoning_parsers{
+    deepseek_r1_reasoning::syntax, qwen3_reasoning::syntax, minimax_m2_reasoning::syntax,
+    kimi_k2_reasoning::syntax, openai_gptoss_reasoning::syntax, seed_oss_reasoning::syntax,
+    step3_reasoning::syntax, deepseek_v3_reasoning::syntax, deepseek_v4_reasoning::syntax,
+    glm45_reasoning::syntax, nemotron_v3_reasoning::syntax, hunyuan_a13b_reasoning::syntax,
+    kimi_k3_reasoning::syntax, mistral_reasoning::syntax, gemma4_reasoning::syntax,
+    glm47_reasoning::syntax, holo2_reasoning::syntax, ernie45_reasoning::syntax, olmo3_reasoning::syntax};
+
+/// The reasoning parser called `name`, or nullptr.
+constexpr const reasoning_syntax* find_reasoning_parser(std::string_view name) noexcept
+{
+    for (const auto& r : reasoning_parsers)
+        if (r.name == name)
+            return &r;
+    return nullptr;
+}
+
+} // namespace toolstream
