@@ -41,7 +41,7 @@ struct array_format : marker_format {
     static constexpr std::string_view call_close = "</tool_calls>";
     static constexpr text_arguments arguments = text_arguments::json_call;
     static constexpr json_call_list call_list = json_call_list::array;
-    static constexpr std::array<call_markers, 1> other_calls{{{"```json", "```"}}};
+    static constexpr std::array<call_markers, 2> other_calls{{{"```json", "```"}, {"```", "```"}}};
     static constexpr bool bare_array_at_start = true;
 };
 using array_calls = text_format_policy<array_format>;
@@ -295,9 +295,12 @@ TEST_CASE("engine/array: several calls in one array, between text", "[engine][ar
                          "text \" done.\"\n");
     CHECK(calls(r) == "seg_2 get_weather {\"city\":\"Paris\"}\nseg_3 get_time {\"zone\":\"CET\"}\nseg_4 ping {}\n");
     CHECK(r.invocations[0].arguments_raw == R"({"city": "Paris"})");
-    // Another opener, with its own closing marker; the same array inside.
+    // Other openers, each with its own closing marker; the same array inside. A longer opener
+    // (```json) is read as itself whatever the chunking, though a shorter one (```) begins it.
     CHECK(calls(run<array_calls>("Here:\n```json\n[{\"name\": \"a\", \"arguments\": {}}]\n```\nok"))
           == "seg_2 a {}\n");
+    CHECK(calls(run<array_calls>("```\n[{\"name\": \"a\", \"arguments\": {}}]```")) == "seg_1 a {}\n");
+    CHECK(segments(run<array_calls>("```js\n[1]```")) == "text \"```js\\n[1]```\"\n");
 }
 
 TEST_CASE("engine/array: write_file inside the array streams its decoded body live", "[engine][array]")
@@ -403,6 +406,7 @@ TEST_CASE("engine/array and sequence: generated inputs at every chunking", "[eng
         "<tool_calls>\n[{\"name\":\"write_file\",\"arguments\":{\"path\":\"p\",\"content\":\"l1\\n]\\\"q\\\" \\ud83d\\ude00\"}}]\n</tool_calls>",
         "<tool_calls>{\"name\": \"c\", \"arguments\": {}}\n{\"name\": \"d\", \"arguments\": {}}\n</tool_calls>",
         "[{\"name\": \"e\", \"arguments\": {}}]", "```json\n[{\"name\": \"f\", \"arguments\": {}}]```",
+        "```\n[{\"name\": \"g\", \"arguments\": {}}]\n```", "```py\nx = [1]\n```", "```", "```json",
         "<tool_calls>", "</tool_calls>", "[", "]", ",", "{\"name\":", "42", "plain words ", "\n", " ",
     };
     for (const auto& input : test::mixed_inputs(pieces, 60)) {

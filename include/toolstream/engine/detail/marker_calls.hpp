@@ -76,6 +76,18 @@ public:
 
     opening_verdict open(std::size_t i, std::string_view v)
     {
+        // A longer opener that begins with this one (```json after ```) is read as itself, at any
+        // chunking: the scan may have stopped at the shorter one before the rest arrived.
+        for (std::size_t k = 0; k < table_.size; ++k) {
+            const std::string_view u = table_.text[k];
+            if (u.size() <= table_.text[i].size() || scan::common_prefix(u, table_.text[i], ignore_case) < table_.text[i].size())
+                continue;
+            const std::size_t n = scan::common_prefix(v, u, ignore_case);
+            if (n == u.size())
+                i = k;
+            else if (n == v.size())
+                return opening_verdict::more();
+        }
         const std::size_t role = table_.role[i];
         if constexpr (section)
             return opening_verdict::block(section_open.size());
