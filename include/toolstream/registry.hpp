@@ -9,21 +9,28 @@
 #include <toolstream/formats/deepseek_v32.hpp>
 #include <toolstream/formats/ernie45.hpp>
 #include <toolstream/formats/glm45.hpp>
+#include <toolstream/formats/granite.hpp>
+#include <toolstream/formats/granite_20b_fc.hpp>
 #include <toolstream/formats/harmony.hpp>
 #include <toolstream/formats/hermes.hpp>
+#include <toolstream/formats/hunyuan_a13b.hpp>
 #include <toolstream/formats/internlm.hpp>
+#include <toolstream/formats/jamba.hpp>
 #include <toolstream/formats/json_calls.hpp>
 #include <toolstream/formats/kimi_k2.hpp>
 #include <toolstream/formats/llama3_json.hpp>
 #include <toolstream/formats/longcat.hpp>
+#include <toolstream/formats/minimax.hpp>
 #include <toolstream/formats/minimax_m2.hpp>
 #include <toolstream/formats/mistral.hpp>
+#include <toolstream/formats/phi4_mini_json.hpp>
 #include <toolstream/formats/qwen3_coder.hpp>
 #include <toolstream/formats/qwen3_xml.hpp>
 #include <toolstream/formats/seed_oss.hpp>
 #include <toolstream/formats/sentinel.hpp>
 #include <toolstream/formats/step3.hpp>
 #include <toolstream/formats/xml.hpp>
+#include <toolstream/formats/xlam.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/policies/structured.hpp>
 #include <toolstream/providers/anthropic.hpp>
@@ -52,11 +59,13 @@ using registered_providers = type_list<openai_chat, openai_responses, anthropic,
 using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
                                       hermes, qwen3_coder, glm45, minimax_m2, deepseek_v31, deepseek_v3, kimi_k2,
                                       mistral_calls, llama3_json, harmony, structured,
-                                      seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml>;
+                                      seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml,
+                                      granite, granite_20b_fc, hunyuan_a13b, jamba, phi4_mini_json, xlam, minimax>;
 
 /// Other names a policy answers to: {alias, name}.
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 1> policy_aliases{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 2> policy_aliases{{
     {"passthrough", "api_tool_call"},
+    {"llama4_json", "llama3_json"},   // vLLM registers one parser class under both names
 }};
 
 namespace detail {

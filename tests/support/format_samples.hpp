@@ -65,6 +65,13 @@ inline constexpr format_sample format_samples[] = {
      "\n</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>"},   // as minimax_m2
     {"qwen3_xml", "<tool_call>\n<function=write_file>\n<parameter=path>\nsrc/app.py\n</parameter>\n<parameter=content>\n",
      "\n</parameter>\n</function>\n</tool_call>"},
+    {"granite", "<|tool_call|>[{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]", true},
+    {"granite-20b-fc", "<function_call> {\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}", true},
+    {"hunyuan_a13b", "<tool_calls>[{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]</tool_calls>", true},
+    {"jamba", "<tool_calls>[{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]</tool_calls>", true},
+    {"phi4_mini_json", "functools[{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]", true},
+    {"xlam", "[{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]", true, false},   // the answer is the array
+    {"minimax", "<tool_calls>\n{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}\n</tool_calls>", true},
 };
 
 #undef TOOLSTREAM_SAMPLE_ARGS
