@@ -19,11 +19,14 @@
 #include <toolstream/formats/json_calls.hpp>
 #include <toolstream/formats/kimi_k2.hpp>
 #include <toolstream/formats/llama3_json.hpp>
+#include <toolstream/formats/llama4_pythonic.hpp>
 #include <toolstream/formats/longcat.hpp>
 #include <toolstream/formats/minimax.hpp>
 #include <toolstream/formats/minimax_m2.hpp>
 #include <toolstream/formats/mistral.hpp>
+#include <toolstream/formats/olmo3.hpp>
 #include <toolstream/formats/phi4_mini_json.hpp>
+#include <toolstream/formats/pythonic.hpp>
 #include <toolstream/formats/qwen3_coder.hpp>
 #include <toolstream/formats/qwen3_xml.hpp>
 #include <toolstream/formats/seed_oss.hpp>
@@ -60,7 +63,8 @@ using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
                                       hermes, qwen3_coder, glm45, minimax_m2, deepseek_v31, deepseek_v3, kimi_k2,
                                       mistral_calls, llama3_json, harmony, structured,
                                       seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml,
-                                      granite, granite_20b_fc, hunyuan_a13b, jamba, phi4_mini_json, xlam, minimax>;
+                                      granite, granite_20b_fc, hunyuan_a13b, jamba, phi4_mini_json, xlam, minimax,
+                                      pythonic, llama4_pythonic, olmo3>;
 
 /// Other names a policy answers to: {alias, name}.
 inline constexpr std::array<std::pair<std::string_view, std::string_view>, 2> policy_aliases{{

@@ -72,6 +72,10 @@ inline constexpr format_sample format_samples[] = {
     {"phi4_mini_json", "functools[{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]", true},
     {"xlam", "[{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]", true, false},   // the answer is the array
     {"minimax", "<tool_calls>\n{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}\n</tool_calls>", true},
+    // Python strings: the JSON escape of the body is also a valid double-quoted Python string.
+    {"pythonic", R"([write_file(path="src/app.py", content=")", "\")]", true},
+    {"llama4_pythonic", R"(<|python_start|>[write_file(path="src/app.py", content=")", "\")]<|python_end|>", true},
+    {"olmo3", R"(<function_calls>write_file(path="src/app.py", content=")", "\")\n</function_calls>", true},
 };
 
 #undef TOOLSTREAM_SAMPLE_ARGS
