@@ -224,3 +224,24 @@ TEST_CASE("pythonic: a 1 MiB write_file body streams with a bounded hold", "[for
     }
     test::check_byte_conservation<pythonic>(std::string_view(input).substr(0, 1 << 14));
 }
+
+TEST_CASE("pythonic: a token or an undecided container past max_held fails the same at any chunking", "[formats][pythonic]")
+{
+    text_format_options small;
+    small.max_held = 16;
+    for (std::string_view input : {"[f(a=1, a_keyword_longer_than_the_cap=2), g()]", "[f(a=12345678901234567890), g()]",
+                                   "[f(a=('a string longer than sixteen bytes', 2)), g()]"}) {
+        INFO(input);
+        const auto r = test::run_checked<pythonic>(input, small);
+        CHECK(calls(r) == "seg_1 f {} invalid_arguments\nseg_2 g {}\n");
+    }
+    // With the default cap the same calls are fine.
+    CHECK(calls(run("[f(a=('a string longer than sixteen bytes', 2))]")) == "seg_1 f {\"a\":[\"a string longer than sixteen bytes\",2]}\n");
+    // A body waiting for its path past max_held_body: START goes without it, END has it.
+    small.max_held = 64;
+    small.max_held_body = 64;
+    const auto r = test::run_checked<pythonic>("[write_file(content='" + std::string(100, 'x') + "', path='late.txt')]", small);
+    CHECK(segments(r) == "write_file {\"tool_name\":\"write_file\"} \"" + std::string(100, 'x') + "\"\n");
+    REQUIRE(r.invocations.size() == 1);
+    CHECK(r.invocations[0].arguments.at("path") == "late.txt");
+}

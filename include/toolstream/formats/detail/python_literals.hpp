@@ -113,7 +113,7 @@ struct python_token {
 };
 
 /// Reads the token at the front of `v` (a name, or a number when it starts with a digit or `.`),
-/// at most `cap` bytes, a unary minus before it when `negative` (`signed`: any sign): a string
+/// shorter than `cap` bytes, a unary minus before it when `negative` (`signed`: any sign): a string
 /// prefix before a quote, True/False/None or true/false/null, or a number, whose JSON is appended
 /// to `json`; more while it may go on.
 inline python_token python_scalar(std::string_view v, std::size_t cap, bool is_signed, bool negative, std::string& json)
@@ -122,12 +122,14 @@ inline python_token python_scalar(std::string_view v, std::size_t cap, bool is_s
     const bool number = (v[0] >= '0' && v[0] <= '9') || v[0] == '.';
     const bool hex = number && v.size() > 1 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
     std::size_t n = 0;
-    while (n < v.size()
+    while (n < v.size() && n < cap
            && (python_name_char(v[n]) || (number && v[n] == '.')
                || (number && !hex && n > 0 && (v[n] == '+' || v[n] == '-') && (v[n - 1] == 'e' || v[n - 1] == 'E'))))
         ++n;
+    if (n == cap)   // whatever the chunking
+        return {kind::failed, 0, "a token longer than max_held"};
     if (n == v.size())
-        return v.size() >= cap ? python_token{kind::failed, 0, "a token longer than max_held"} : python_token{};
+        return {};
     const std::string_view word = v.substr(0, n);
     if (!number && (v[n] == '"' || v[n] == '\'') && python_string_prefix(word))
         return is_signed ? python_token{kind::failed, 0, "a sign applies to numbers only"} : python_token{kind::string, n, {}};

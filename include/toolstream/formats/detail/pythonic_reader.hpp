@@ -188,10 +188,12 @@ private:
                 if (!python_name_start(c))
                     return fail(std::string(c == '*' ? "argument unpacking (* and **) is not supported" : positional));
                 std::size_t n = 0;
-                while (n < rest.size() && python_name_char(rest[n]))
+                while (n < rest.size() && n < cap_ && python_name_char(rest[n]))
                     ++n;
+                if (n == cap_)   // whatever the chunking
+                    return fail("a keyword longer than max_held");
                 if (n == rest.size())
-                    return rest.size() >= cap_ ? fail("a keyword longer than max_held") : false;
+                    return false;
                 key_.assign(rest.substr(0, n));
                 take_call_text(ctx, n);
                 arg_ = arg::equals;
