@@ -1,7 +1,7 @@
 // The text-format engine (text_format_policy) proven on formats written as trait sets right here:
 // Hermes (a JSON call object between markers), a JSON array of call objects (Jamba / Granite
 // shape, with more openers and a bare array at the start), call objects one after another
-// (MiniMax shape), a header-named format with a JSON object and a call id (DeepSeek V3.1 / Kimi
+// (MiniMax shape), call objects keyed by their tool name (Apertus shape), a header-named format with a JSON object and a call id (DeepSeek V3.1 / Kimi
 // K2 shape), and a key/value format (Qwen3-Coder shape). Every input goes through chunk invariance (every split position, 1-byte
 // chunks, random chunkings), byte conservation and the argument-fragment contract.
 #include <toolstream/handler.hpp>
@@ -56,6 +56,17 @@ struct sequence_format : marker_format {
 };
 using sequence_calls = text_format_policy<sequence_format>;
 
+// Call objects keyed by their tool name: <|tools|>[{"NAME": {…}}, …]<|/tools|>.
+struct keyed_format : marker_format {
+    static constexpr std::string_view name = "keyed";
+    static constexpr std::string_view call_open = "<|tools|>";
+    static constexpr std::string_view call_close = "<|/tools|>";
+    static constexpr text_arguments arguments = text_arguments::json_call;
+    static constexpr json_call_list call_list = json_call_list::array;
+    static constexpr bool call_keyed_by_name = true;
+};
+using keyed_calls = text_format_policy<keyed_format>;
+
 // A section of calls, each named by a header that also gives the call id (functions.NAME:IDX).
 struct sectioned_format : marker_format {
     static constexpr std::string_view name = "sectioned";
@@ -101,6 +112,7 @@ using key_value = text_format_policy<key_value_format>;
 static_assert(text_format_traits<hermes_format>);
 static_assert(text_format_traits<array_format> && text_format_traits<sequence_format>);
 static_assert(parser_policy<array_calls> && parser_policy<sequence_calls> && array_calls::decodes_file_bodies);
+static_assert(text_format_traits<keyed_format> && parser_policy<keyed_calls>);
 static_assert(text_format_traits<sectioned_format>);
 static_assert(text_format_traits<key_value_format>);
 static_assert(parser_policy<hermes> && parser_policy<sectioned> && parser_policy<key_value>);
@@ -399,6 +411,29 @@ TEST_CASE("engine/sequence: call objects one after another", "[engine][sequence]
           "seg_1 a {}\nseg_2 b {} incomplete\n");
 }
 
+TEST_CASE("engine/keyed: a call object's first key is its tool name", "[engine][keyed]")
+{
+    const auto r = run<keyed_calls>("Calling. <|tools|>[{\"get_weather\": {\"city\": \"Paris\"}}, {\"a\\u0062\": {}}, "
+                                    "{\"write_file\": {\"path\": \"p\", \"content\": \"x\\n\"}}]<|/tools|> done.");
+    CHECK(segments(r) == "text \"Calling. \"\n"
+                         "tool_call {\"tool_name\":\"get_weather\"} \"{\\\"get_weather\\\": {\\\"city\\\": \\\"Paris\\\"}}\"\n"
+                         "tool_call {\"tool_name\":\"ab\"} \"{\\\"a\\\\u0062\\\": {}}\"\n"
+                         "write_file {\"tool_name\":\"write_file\",\"path\":\"p\"} \"x\\n\"\n"
+                         "text \" done.\"\n");
+    CHECK(calls(r) == "seg_2 get_weather {\"city\":\"Paris\"}\nseg_3 ab {}\nseg_4 write_file {\"path\":\"p\",\"content\":\"x\\n\"}\n");
+    // The body streams before the call ends.
+    handler<keyed_calls> h;
+    REQUIRE(!h.feed(R"(<|tools|>[{"write_file": {"path": "a.txt", "content": "part one, )"));
+    CHECK(test::content_of_type(h.events(), segment_type::write_file) == "part one, ");
+    REQUIRE(!h.feed(R"(part two"}}]<|/tools|>)"));
+    REQUIRE(h.invocations().size() == 1);
+    CHECK(h.invocations()[0].arguments == boost::json::parse(R"({"path":"a.txt","content":"part one, part two"})"));
+    // Only the first key names the call; a value that is no object is no arguments.
+    CHECK(calls(run<keyed_calls>(R"(<|tools|>[{"f": {"a": 1}, "name": "g", "arguments": {}}, {"h": 5}, {"": {}}, {}])"))
+          == "seg_1 f {\"a\":1}\nseg_2 h {} invalid_arguments\nseg_3  {} invalid_arguments\nseg_4  {} invalid_arguments\n");
+    CHECK(calls(run<keyed_calls>(R"(<|tools|>[{"f": {"a": "cut)")) == "seg_1 f {} incomplete\n");
+}
+
 TEST_CASE("engine/array and sequence: generated inputs at every chunking", "[engine][array][sequence][generated]")
 {
     constexpr std::string_view pieces[] = {
@@ -407,11 +442,13 @@ TEST_CASE("engine/array and sequence: generated inputs at every chunking", "[eng
         "<tool_calls>{\"name\": \"c\", \"arguments\": {}}\n{\"name\": \"d\", \"arguments\": {}}\n</tool_calls>",
         "[{\"name\": \"e\", \"arguments\": {}}]", "```json\n[{\"name\": \"f\", \"arguments\": {}}]```",
         "```\n[{\"name\": \"g\", \"arguments\": {}}]\n```", "```py\nx = [1]\n```", "```", "```json",
-        "<tool_calls>", "</tool_calls>", "[", "]", ",", "{\"name\":", "42", "plain words ", "\n", " ",
+        "<|tools|>[{\"k\": {\"v\": \"]}\"}}, {\"write_file\": {\"path\": \"p\", \"content\": \"\\u00e9\"}}]<|/tools|>",
+        "<|tools|>", "<|/tools|>", "<tool_calls>", "</tool_calls>", "[", "]", ",", "{\"name\":", "42", "plain words ", "\n", " ",
     };
     for (const auto& input : test::mixed_inputs(pieces, 60)) {
         run<array_calls>(input);
         run<sequence_calls>(input);
+        run<keyed_calls>(input);
     }
     for (const auto& input : test::mixed_inputs(pieces, 20, 5)) {
         run<array_calls>(input, text_format_options{.max_held = 16, .max_held_body = 24, .schemas = {}});

@@ -94,6 +94,8 @@ struct marker_format : format_defaults {
     /// json_call array: an array may also open with no marker, as the first non-blank byte of the
     /// output (a `[` anywhere else is text).
     static constexpr bool bare_array_at_start = false;
+    /// json_call: a call object is `{"NAME": ARGUMENTS}`, its first key the tool name.
+    static constexpr bool call_keyed_by_name = false;
     static constexpr std::string_view value_open{};         ///< key_value: before each value
     static constexpr std::string_view parameters_close{};   ///< key_value: after the last parameter
     /// key_value: one line break after the name and before `value_close` is syntax.

@@ -22,11 +22,13 @@ namespace toolstream::detail {
 ///   nested array) ends the list there, unread: the calls before it stand.
 /// - `sequence`: objects with blanks between; after the blanks (at most `max_blanks`, held
 ///   meanwhile), a byte that does not open an object ends the list, the blanks left unread.
+/// With `keyed` calls, an object is `{"NAME": ARGUMENTS}` (its first key the tool name).
 class json_call_objects {
 public:
-    void begin(json_call_list list, bool end_at_close)
+    void begin(json_call_list list, bool end_at_close, bool keyed = false)
     {
         list_ = list;
+        keyed_ = keyed;
         end_at_close_ = list != json_call_list::single || end_at_close;
         state_ = state::before;
     }
@@ -114,7 +116,7 @@ private:
 
     void open_object()
     {
-        json_.begin(json_call_layout::single, end_at_close_);
+        json_.begin(json_call_layout::single, end_at_close_, keyed_);
         state_ = state::object;
     }
 
@@ -122,6 +124,7 @@ private:
     json_call_list list_ = json_call_list::single;
     state state_ = state::done;
     bool end_at_close_ = true;
+    bool keyed_ = false;
 };
 
 } // namespace toolstream::detail

@@ -43,6 +43,10 @@ consteval bool marker_traits_checked()
                           || (T::arguments == text_arguments::json_call && T::header_end.empty()),
                       "toolstream: a call_list other than single needs json_call arguments and no header_end");
     }
+    if constexpr (requires { { T::arguments } -> std::convertible_to<text_arguments>; }) {
+        static_assert(!T::call_keyed_by_name || T::arguments == text_arguments::json_call,
+                      "toolstream: call_keyed_by_name needs `arguments = text_arguments::json_call`");
+    }
     static_assert(T::other_calls.empty() || T::section_open.empty(),
                   "toolstream: other_calls are not read inside a section: leave section_open empty");
     static_assert(!T::bare_array_at_start || T::call_list == json_call_list::array,
