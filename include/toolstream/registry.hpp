@@ -4,6 +4,7 @@
 // for a text format, its sample in tests/support/format_samples.hpp).
 #pragma once
 
+#include <toolstream/formats/apertus.hpp>
 #include <toolstream/formats/deepseek_v3.hpp>
 #include <toolstream/formats/deepseek_v31.hpp>
 #include <toolstream/formats/deepseek_v32.hpp>
@@ -63,7 +64,7 @@ using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
                                       hermes, qwen3_coder, glm45, minimax_m2, deepseek_v31, deepseek_v3, kimi_k2,
                                       mistral_calls, llama3_json, harmony, structured,
                                       seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml,
-                                      granite, granite_20b_fc, hunyuan_a13b, jamba, phi4_mini_json, xlam, minimax,
+                                      granite, granite_20b_fc, hunyuan_a13b, jamba, phi4_mini_json, xlam, minimax, apertus,
                                       pythonic, llama4_pythonic, olmo3>;
 
 /// Other names a policy answers to: {alias, name}.

@@ -4,8 +4,10 @@
 // (HunyuanA13BToolParser, JambaToolParser), phi4_mini_json `functools[…]`
 // (Phi4MiniJsonToolParser), xlam `[TOOL_CALLS][…]` and its other openers (xLAMToolParser); then
 // granite-20b-fc `<function_call>{…}` (Granite20bFCToolParser), minimax `<tool_calls>` one object
-// per line (MinimaxToolParser) and the llama4_json alias. Every input runs at every split
+// per line (MinimaxToolParser), apertus `<|tools_prefix|>[{"NAME": {…}}]<|tools_suffix|>`
+// (ApertusToolParser) and the llama4_json alias. Every input runs at every split
 // position, in 1-byte and random chunks, with byte conservation and the argument contract.
+#include <toolstream/formats/apertus.hpp>
 #include <toolstream/formats/granite.hpp>
 #include <toolstream/formats/granite_20b_fc.hpp>
 #include <toolstream/formats/hunyuan_a13b.hpp>
@@ -82,7 +84,7 @@ struct format {
 static_assert(test::registered_text_format<granite> && test::registered_text_format<hunyuan_a13b>
               && test::registered_text_format<jamba> && test::registered_text_format<phi4_mini_json>
               && test::registered_text_format<xlam> && test::registered_text_format<granite_20b_fc>
-              && test::registered_text_format<minimax>);
+              && test::registered_text_format<minimax> && test::registered_text_format<apertus>);
 static_assert(granite::decodes_file_bodies && xlam::decodes_file_bodies && minimax::decodes_file_bodies);
 
 } // namespace
@@ -251,6 +253,54 @@ TEST_CASE("minimax and granite-20b-fc: generated inputs at every chunking", "[fo
         test::run_checked<minimax>(input);
         test::run_checked<granite_20b_fc>(input);
     }
+}
+
+// ---- call objects keyed by their tool name ----
+
+TEST_CASE("apertus: calls keyed by their tool name, between prose", "[formats][apertus]")
+{
+    const auto r = test::run_checked<apertus>(
+        "Let me check.<|tools_prefix|>[{\"get_weather\": {\"city\": \"Paris\", \"days\": 3}}, {\"get_time\": {}}]<|tools_suffix|>\nDone.");
+    CHECK(segments(r) == "text \"Let me check.\"\n"
+                         "tool_call {\"tool_name\":\"get_weather\"} \"{\\\"get_weather\\\": {\\\"city\\\": \\\"Paris\\\", \\\"days\\\": 3}}\"\n"
+                         "tool_call {\"tool_name\":\"get_time\"} \"{\\\"get_time\\\": {}}\"\n"
+                         "text \"\\nDone.\"\n");
+    CHECK(calls(r) == "seg_2 get_weather {\"city\":\"Paris\",\"days\":3}\nseg_3 get_time {}\n");
+    CHECK(r.invocations[0].arguments_raw == R"({"city": "Paris", "days": 3})");
+}
+
+TEST_CASE("apertus: write_file streams its decoded body live; markers in strings end nothing", "[formats][apertus]")
+{
+    handler<apertus> h;
+    REQUIRE(!h.feed(R"(<|tools_prefix|>[{"write_file": {"path": "a.md", "content": "<|tools_suffix|>]} )"));
+    CHECK(test::content_of_type(h.events(), segment_type::write_file) == "<|tools_suffix|>]} ");
+    REQUIRE(!h.feed(R"(\u00e9"}}]<|tools_suffix|>)"));
+    REQUIRE(h.invocations().size() == 1);
+    CHECK(h.invocations()[0].arguments == boost::json::parse(R"({"path":"a.md","content":"<|tools_suffix|>]} \u00e9"})"));
+}
+
+TEST_CASE("apertus: end of stream, not a call", "[formats][apertus][finalize]")
+{
+    CHECK(calls(test::run_checked<apertus>(R"(<|tools_prefix|>[{"f": {"a": 1}}])")) == "seg_1 f {\"a\":1}\n");
+    CHECK(calls(test::run_checked<apertus>(R"(<|tools_prefix|>[{"f": {}}, {"g": {"a": "x)")) == "seg_1 f {}\nseg_2 g {} incomplete\n");
+    // An object whose value is no arguments object, or with no key, ENDs invalid_arguments.
+    CHECK(calls(test::run_checked<apertus>(R"(<|tools_prefix|>[{"f": [1]}, {}]<|tools_suffix|>)"))
+          == "seg_1 f {} invalid_arguments\nseg_2  {} invalid_arguments\n");
+    for (std::string_view input : {"<|tools_prefix|>{\"f\": {}}<|tools_suffix|>", "<|tools_prefix|>", "<|tools_prefix|>[\"f\"]",
+                                   "<|tools_suffix|> alone"}) {
+        INFO(input);
+        CHECK(segments(test::run_checked<apertus>(input)) == "text " + boost::json::serialize(boost::json::string(input)) + "\n");
+    }
+}
+
+TEST_CASE("apertus: generated inputs at every chunking", "[formats][apertus][generated]")
+{
+    constexpr std::string_view pieces[] = {
+        "<|tools_prefix|>[{\"a\": {\"x\": [1, \"]}\"]}}, {\"write_file\": {\"content\": \"\xc3\xa9\\n\", \"path\": \"p\"}}]<|tools_suffix|>",
+        "<|tools_prefix|>[{\"b\": \"{}\"}]", "<|tools_prefix|>", "<|tools_suffix|>", "[", "]", "{\"c\": {}}", ",", "\n", "text ",
+    };
+    for (const auto& input : test::mixed_inputs(pieces, 40))
+        test::run_checked<apertus>(input);
 }
 
 TEST_CASE("llama4_json is llama3_json, as vLLM registers one parser class under both names", "[formats][llama3_json]")
