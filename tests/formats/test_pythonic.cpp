@@ -181,6 +181,8 @@ TEST_CASE("pythonic: a list cut off at the end of the stream", "[formats][python
     CHECK(calls(run("[f(a=[1, 2")) == "seg_1 f {} incomplete\n");
     CHECK(calls(run("[f(a=1), g(b='\\")) == "seg_1 f {\"a\":1}\nseg_2 g {} incomplete\n");
     CHECK(calls(run("[f(a='\xe2\x82")) == "seg_1 f {} incomplete\n");
+    // A call whose syntax failed before the end keeps that verdict.
+    CHECK(calls(run("[f(a=x, b='(")) == "seg_1 f {} invalid_arguments\n");
     // A call whose `)` came is complete though the list's `]` never does (a stop sequence).
     const auto r = run("[f(a=1), ");
     CHECK(calls(r) == "seg_1 f {\"a\":1}\n");

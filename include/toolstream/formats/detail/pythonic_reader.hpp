@@ -108,12 +108,15 @@ public:
     }
 
     /// End of stream: inside a call, what is held is the call's (the engine ENDs it
-    /// `incomplete`); between calls it is left to be text.
+    /// `incomplete`, or it ENDs `invalid_arguments` when its syntax had already failed); between
+    /// calls it is left to be text.
     template<class W>
     void finalize(block_context<W>& ctx)
     {
         if (phase_ == phase::arguments || phase_ == phase::skip)
             take_call_text(ctx, ctx.view().size());
+        if (phase_ == phase::skip)
+            ctx.call.end(ctx.out, segment_status::invalid_arguments, error_);
         reset();
     }
 
