@@ -4,6 +4,7 @@
 // for a text format, its sample in tests/support/format_samples.hpp).
 #pragma once
 
+#include <toolstream/formats/apertus.hpp>
 #include <toolstream/formats/deepseek_v3.hpp>
 #include <toolstream/formats/deepseek_v31.hpp>
 #include <toolstream/formats/deepseek_v32.hpp>
@@ -13,19 +14,28 @@
 #include <toolstream/formats/functiongemma.hpp>
 #include <toolstream/formats/gemma4.hpp>
 #include <toolstream/formats/glm45.hpp>
+#include <toolstream/formats/granite.hpp>
+#include <toolstream/formats/granite_20b_fc.hpp>
 #include <toolstream/formats/harmony.hpp>
 #include <toolstream/formats/hermes.hpp>
+#include <toolstream/formats/hunyuan_a13b.hpp>
 #include <toolstream/formats/hy_v3.hpp>
 #include <toolstream/formats/inkling.hpp>
 #include <toolstream/formats/internlm.hpp>
+#include <toolstream/formats/jamba.hpp>
 #include <toolstream/formats/json_calls.hpp>
 #include <toolstream/formats/kimi_k2.hpp>
 #include <toolstream/formats/ling3.hpp>
 #include <toolstream/formats/llama3_json.hpp>
+#include <toolstream/formats/llama4_pythonic.hpp>
 #include <toolstream/formats/longcat.hpp>
+#include <toolstream/formats/minimax.hpp>
 #include <toolstream/formats/minimax_m2.hpp>
 #include <toolstream/formats/mistral.hpp>
+#include <toolstream/formats/olmo3.hpp>
+#include <toolstream/formats/phi4_mini_json.hpp>
 #include <toolstream/formats/poolside_v1.hpp>
+#include <toolstream/formats/pythonic.hpp>
 #include <toolstream/formats/qwen3_coder.hpp>
 #include <toolstream/formats/qwen3_xml.hpp>
 #include <toolstream/formats/seed_oss.hpp>
@@ -33,6 +43,7 @@
 #include <toolstream/formats/step3.hpp>
 #include <toolstream/formats/step3p5.hpp>
 #include <toolstream/formats/xml.hpp>
+#include <toolstream/formats/xlam.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/policies/structured.hpp>
 #include <toolstream/providers/anthropic.hpp>
@@ -61,15 +72,17 @@ using registered_providers = type_list<openai_chat, openai_responses, anthropic,
 using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
                                       hermes, qwen3_coder, glm45, minimax_m2, deepseek_v31, deepseek_v3, kimi_k2,
                                       mistral_calls, llama3_json, harmony, structured,
-                                      step3p5, hy_v3, poolside_v1, ling3, inkling,
                                       seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml, deepseek_v4, deepseek_v41,
-                                      gemma4, functiongemma>;
+                                      gemma4, functiongemma, step3p5, hy_v3, poolside_v1, ling3, inkling,
+                                      granite, granite_20b_fc, hunyuan_a13b, jamba, phi4_mini_json, xlam, minimax, apertus,
+                                      pythonic, llama4_pythonic, olmo3>;
 
 /// Other names a policy answers to: {alias, name}.
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 3> policy_aliases{{
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 4> policy_aliases{{
     {"passthrough", "api_tool_call"},
-    {"glm47", "glm45"},         // vLLM: one parser class (Glm47MoeModelToolParser) for both names
-    {"qwen3", "qwen3_coder"},   // vLLM's unified Qwen3Parser reads qwen3_coder's calls
+    {"glm47", "glm45"},               // vLLM: one parser class (Glm47MoeModelToolParser) for both names
+    {"qwen3", "qwen3_coder"},         // vLLM's unified Qwen3Parser reads qwen3_coder's calls
+    {"llama4_json", "llama3_json"},   // vLLM registers one parser class under both names
 }};
 
 namespace detail {

@@ -80,6 +80,18 @@ inline constexpr format_sample format_samples[] = {
     {"poolside_v1", "<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>src/app.py</arg_value>\n<arg_key>content</arg_key>\n<arg_value>", "</arg_value>\n</tool_call>"},
     {"ling3", "<tool_call>write_file<arg_key>path</arg_key><arg_value>src/app.py</arg_value><arg_key>content</arg_key><arg_value>", "</arg_value></tool_call>"},
     {"inkling", "<|content_invoke_tool_json|>{\"name\": \"write_file\", \"args\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}<|end_message|>", true},
+    {"granite", "<|tool_call|>[{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]", true},
+    {"granite-20b-fc", "<function_call> {\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}", true},
+    {"hunyuan_a13b", "<tool_calls>[{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]</tool_calls>", true},
+    {"jamba", "<tool_calls>[{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]</tool_calls>", true},
+    {"phi4_mini_json", "functools[{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]", true},
+    {"xlam", "[{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]", true, false},   // the answer is the array
+    {"minimax", "<tool_calls>\n{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}\n</tool_calls>", true},
+    {"apertus", "<|tools_prefix|>[{\"write_file\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]<|tools_suffix|>", true},
+    // Python strings: the JSON escape of the body is also a valid double-quoted Python string.
+    {"pythonic", R"([write_file(path="src/app.py", content=")", "\")]", true},
+    {"llama4_pythonic", R"(<|python_start|>[write_file(path="src/app.py", content=")", "\")]<|python_end|>", true},
+    {"olmo3", R"(<function_calls>write_file(path="src/app.py", content=")", "\")\n</function_calls>", true},
 };
 
 #undef TOOLSTREAM_SAMPLE_ARGS

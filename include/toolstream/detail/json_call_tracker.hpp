@@ -21,8 +21,9 @@ namespace toolstream::detail {
 /// aware (escaped quotes included), reporting where each call begins and ends, the first tool
 /// name of each call as soon as its string closes, and where the call's arguments value (the
 /// first `arguments`, `parameters` or `args` member of the call, its `tool` or its `function`
-/// object) begins and ends. Nesting is only counted past a few levels, so the state is
-/// fixed-size whatever the input.
+/// object) begins and ends. With `keyed` calls (`{"NAME": ARGUMENTS}`), a call object's first key
+/// is its tool name and that key's value its arguments. Nesting is only counted past a few
+/// levels, so the state is fixed-size whatever the input.
 class json_call_tracker {
 public:
     enum class event { none, call_begin, name, arguments_begin, arguments_end, call_end, done };
@@ -34,9 +35,10 @@ public:
     /// What a call's arguments value is, once its first byte was read.
     enum class arguments_kind : std::uint8_t { none, container, string, null, other };
 
-    void reset(json_call_layout layout) noexcept
+    void reset(json_call_layout layout, bool keyed = false) noexcept
     {
         layout_ = layout;
+        keyed_ = keyed;
         depth_ = 0;
         in_string_ = escape_ = false;
         capture_ = capture::none;
@@ -266,7 +268,7 @@ private:
         if (l == nullptr || !l->is_object || l->what == role::none || l->what == role::arguments)
             return;
         if (l->expect_key) {
-            capture_ = capture::key;
+            capture_ = keyed_ && l->what == role::call && l->keys == 0 ? capture::name : capture::key;
             raw_.clear();
         } else if (!name_found_ && is_name_path(l->what, l->key)) {
             capture_ = capture::name;
@@ -291,7 +293,8 @@ private:
         if (l != nullptr && l->is_object && l->expect_key && l->what != role::arguments) {
             l->expect_key = false;
             ++l->keys;
-            l->key = capture_ != capture::key || has_escape_ ? key_kind::other
+            l->key = keyed_ && l->what == role::call ? (l->keys == 1 ? key_kind::arguments : key_kind::other)
+                : capture_ != capture::key || has_escape_ ? key_kind::other
                 : raw_ == "name"                            ? key_kind::name
                 : raw_ == "tool"                            ? key_kind::tool
                 : raw_ == "function"                        ? key_kind::function
@@ -321,6 +324,7 @@ private:
     std::array<level, tracked_levels> levels_{};
     std::size_t depth_ = 0;
     json_call_layout layout_ = json_call_layout::single;
+    bool keyed_ = false;   // a call object's first key is its tool name
     bool in_string_ = false;
     bool escape_ = false;
     bool has_escape_ = false;

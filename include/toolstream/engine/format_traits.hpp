@@ -33,6 +33,19 @@ enum class text_arguments {
     key_value,     ///< parameters with raw text values (`parameter_open` NAME `parameter_name_end` VALUE `value_close`)
 };
 
+/// How a json_call format lays out its call objects after an opening.
+enum class json_call_list {
+    single,     ///< `{…}`: one call object (each call has its own opening)
+    array,      ///< `[{…}, {…}]`: a JSON array of call objects
+    sequence,   ///< `{…} {…}`: call objects one after another, blanks between
+};
+
+/// Markers that open (and, when `close` is not empty, close) calls as call_open and call_close do.
+struct call_markers {
+    std::string_view open;
+    std::string_view close;
+};
+
 /// The tool name and call id a header gives.
 struct call_header {
     std::string name;
@@ -73,6 +86,16 @@ struct marker_format : format_defaults {
     static constexpr std::array<std::string_view, 2> header_stops{};
     /// A call opening without `call_open` (qwen3_coder's bare `<function=`): the header starts at it.
     static constexpr std::string_view bare_call_open{};
+    /// json_call: how the call objects after an opening are laid out (one, an array, a sequence).
+    static constexpr json_call_list call_list = json_call_list::single;
+    /// More markers that open calls, each read as call_open (and closed by its own `close`
+    /// instead of call_close); not in a format with a section.
+    static constexpr std::array<call_markers, 0> other_calls{};
+    /// json_call array: an array may also open with no marker, as the first non-blank byte of the
+    /// output (a `[` anywhere else is text).
+    static constexpr bool bare_array_at_start = false;
+    /// json_call: a call object is `{"NAME": ARGUMENTS}`, its first key the tool name.
+    static constexpr bool call_keyed_by_name = false;
     static constexpr std::string_view value_open{};         ///< key_value: before each value
     static constexpr std::string_view parameters_close{};   ///< key_value: after the last parameter
     /// key_value: one line break after the name and before `value_close` is syntax.

@@ -33,6 +33,10 @@ namespace toolstream {
 /// |----------------------|-----------------------|------------------------------------------------------|
 /// | `call_open`          | `std::string_view`    | opens a call; required                               |
 /// | `arguments`          | `text_arguments`      | `json_call` (`{"name":…,"arguments":…}`), `json_object` (`{…}`) or `key_value`; required |
+/// | `call_list`          | `json_call_list`      | json_call: `single` (one object per opening), `array` (`[{…}, {…}]`) or `sequence` (`{…} {…}`) |
+/// | `other_calls`        | `std::array<call_markers, N>` | more `{open, close}` pairs read as call_open/call_close (not in a section) |
+/// | `bare_array_at_start`| `bool`                | json_call array: a bare `[` as the output's first non-blank byte opens one too |
+/// | `call_keyed_by_name` | `bool`                | json_call: a call object is `{"NAME": ARGUMENTS}`, its first key the tool name |
 /// | `call_close`         | `std::string_view`    | closes it; empty: the arguments' end does            |
 /// | `section_open/close` | `std::string_view`    | a section of calls around them (empty: none)         |
 /// | `header_end`         | `std::string_view`    | the header (name, id) runs up to it; empty: no header |

@@ -104,9 +104,10 @@ class json_call_block {
 public:
     /// `end_at_close`: a call ENDs where its object closes; else its status waits in
     /// `finished()` for the owner's end_finished() (a format whose closing marker follows).
-    void begin(json_call_layout layout, bool end_at_close = true)
+    /// `keyed`: a call object is `{"NAME": ARGUMENTS}` (json_call_tracker).
+    void begin(json_call_layout layout, bool end_at_close = true, bool keyed = false)
     {
-        tracker_.reset(layout);
+        tracker_.reset(layout, keyed);
         in_call_ = done_ = finished_ = false;
         end_at_close_ = end_at_close;
         mode_ = mode::none;

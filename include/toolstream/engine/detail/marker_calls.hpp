@@ -1,13 +1,14 @@
 // The block reader of formats made of markers: [section_open] (call_open [header header_end]
-// arguments [call_close])* [section_close], the arguments a JSON call object, a JSON object or
-// key/value parameters.
+// arguments [call_close])* [section_close], the arguments JSON call objects (one, an array, a
+// sequence), a JSON object or key/value parameters.
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
-#include <toolstream/engine/detail/json_call_block.hpp>
+#include <toolstream/engine/detail/json_call_objects.hpp>
 #include <toolstream/engine/detail/json_object_reader.hpp>
 #include <toolstream/engine/detail/key_value_reader.hpp>
 #include <toolstream/engine/detail/marker_scanner.hpp>
+#include <toolstream/engine/detail/marker_traits_check.hpp>
 #include <toolstream/engine/format_reader.hpp>
 #include <toolstream/engine/format_traits.hpp>
 #include <toolstream/error.hpp>
@@ -27,44 +28,18 @@
 
 namespace toolstream::detail {
 
-/// The members a marker format must declare, one static_assert each, so that the first error a
-/// traits type missing one gives names it (rather than a use deep in marker_calls).
-template<class T>
-consteval bool marker_traits_checked()
-{
-    static_assert(requires { { T::call_open } -> std::convertible_to<std::string_view>; },
-                  "toolstream: these format traits lack `call_open`: declare "
-                  "`static constexpr std::string_view call_open = \"...\";`, the marker that opens a call "
-                  "(or inherit `reader_format<R>` with a reader of their own)");
-    static_assert(requires { { T::arguments } -> std::convertible_to<text_arguments>; },
-                  "toolstream: these format traits lack `arguments`: declare `static constexpr text_arguments "
-                  "arguments = text_arguments::json_call;` (or json_object, key_value), how a call's arguments "
-                  "are written");
-    if constexpr (requires { { T::arguments } -> std::convertible_to<text_arguments>; }) {
-        if constexpr (T::arguments == text_arguments::key_value) {
-            static_assert(requires { { T::parameter_open } -> std::convertible_to<std::string_view>; },
-                          "toolstream: key_value format traits lack `parameter_open`: declare "
-                          "`static constexpr std::string_view parameter_open = \"...\";`, the marker before a "
-                          "parameter's name");
-            static_assert(requires { { T::parameter_name_end } -> std::convertible_to<std::string_view>; },
-                          "toolstream: key_value format traits lack `parameter_name_end`: declare "
-                          "`static constexpr std::string_view parameter_name_end = \"...\";`, the marker after "
-                          "a parameter's name");
-            static_assert(requires { { T::value_close } -> std::convertible_to<std::string_view>; },
-                          "toolstream: key_value format traits lack `value_close`: declare "
-                          "`static constexpr std::string_view value_close = \"...\";`, the marker after a "
-                          "parameter's value");
-        }
-    }
-    return true;
-}
-
 /// Reads the blocks of a marker format `T` (see marker_format in format_traits.hpp). A block
 /// is one call, or a section of calls (between calls only whitespace, which is syntax; anything
 /// else ends the section and is text). A call:
-/// - opens at `call_open`; with a `header_end`, the bytes up to it (within the hold cap) are the
-///   header, which must give a tool name; without one, the first non-blank byte must start the
-///   arguments (`{` for the JSON kinds): else the opener is text;
+/// - opens at `call_open` (or one of `other_calls`, which brings its own closing marker); with a
+///   `header_end`, the bytes up to it (within the hold cap) are the header, which must give a
+///   tool name; without one, the first non-blank byte must start the arguments (`{` for the JSON
+///   kinds; for a json_call array `[`, then after blanks `{` or `]`): else the opener is text.
+///   With `bare_array_at_start`, a `[` that is the output's first non-blank byte opens an array
+///   the same way;
+/// - json_call objects are read by json_call_objects: in an array or a sequence each call ENDs
+///   where its object closes, and the list's end (or a byte that is not part of it) comes before
+///   the closing marker;
 /// - a header's name picks the segment (a file tool streams its decoded body); a `json_call`
 ///   object's name does so when it comes before the arguments;
 /// - ENDs after `call_close` (whitespace before it is syntax), or where the arguments end when
@@ -101,15 +76,49 @@ public:
 
     opening_verdict open(std::size_t i, std::string_view v)
     {
+        // A longer opener that begins with this one (```json after ```) is read as itself, at any
+        // chunking: the scan may have stopped at the shorter one before the rest arrived.
+        for (std::size_t k = 0; k < table_.size; ++k) {
+            const std::string_view u = table_.text[k];
+            if (u.size() <= table_.text[i].size() || scan::common_prefix(u, table_.text[i], ignore_case) < table_.text[i].size())
+                continue;
+            const std::size_t n = scan::common_prefix(v, u, ignore_case);
+            if (n == u.size())
+                i = k;
+            else if (n == v.size())
+                return opening_verdict::more();
+        }
+        const std::size_t role = table_.role[i];
         if constexpr (section)
             return opening_verdict::block(section_open.size());
-        else
-            return read_opening(v, i == 0 ? call_open.size() : 0);
+        close_ = call_close;
+        if (role == primary)
+            return read_opening(v, call_open.size(), call_open.size());
+        if (role == bare)
+            return read_opening(v, 0, bare_call_open.size());
+        if (role == array_start) {
+            close_ = {};
+            return at_start_ ? read_opening(v, 0, 1) : opening_verdict::text(1);
+        }
+        if constexpr (!other_calls.empty()) {
+            const call_markers& m = other_calls[role - other];
+            close_ = m.close;
+            return read_opening(v, m.open.size(), m.open.size());
+        }
+        return opening_verdict::text(1);
+    }
+
+    /// Text outside blocks: only before any does a bare `[` open an array.
+    void on_text(std::string_view t) noexcept
+        requires(T::bare_array_at_start)
+    {
+        at_start_ = at_start_ && all_blank(t);
     }
 
     template<class W>
     void begin(block_context<W>& ctx)
     {
+        at_start_ = false;
         if constexpr (section)
             phase_ = phase::section;
         else
@@ -143,7 +152,8 @@ public:
     void reset() noexcept
     {
         phase_ = phase::done;
-        json_.reset();
+        at_start_ = true;
+        calls_.reset();
         object_.reset();
         if constexpr (kind == text_arguments::key_value)
             key_value_.reset();
@@ -160,39 +170,74 @@ private:
     static constexpr text_arguments kind = T::arguments;
     static constexpr std::string_view bare_call_open = section ? std::string_view{} : T::bare_call_open;
     static constexpr std::array<std::string_view, 2> header_stops = T::header_stops;
-    static constexpr std::array<std::string_view, 2> all_openers_{section ? section_open : call_open, bare_call_open};
-    static constexpr std::span<const std::string_view> openers_{all_openers_.data(), bare_call_open.empty() ? 1u : 2u};
+    static constexpr json_call_list call_list = T::call_list;
+    static constexpr auto other_calls = T::other_calls;
+
+    // The openers (empty ones left out) and what each is: other + j is other_calls[j].
+    static constexpr std::size_t primary = 0, bare = 1, array_start = 2, other = 3;
+    struct opener_table {
+        std::array<std::string_view, other + other_calls.size()> text{};
+        std::array<std::size_t, other + other_calls.size()> role{};
+        std::size_t size = 0;
+        constexpr void add(std::string_view m, std::size_t r)
+        {
+            if (!m.empty()) {
+                text[size] = m;
+                role[size++] = r;
+            }
+        }
+    };
+    static constexpr opener_table table_ = [] {
+        opener_table t;
+        t.add(section ? section_open : call_open, primary);
+        t.add(bare_call_open, bare);
+        t.add(T::bare_array_at_start ? "[" : "", array_start);
+        for (std::size_t j = 0; j < other_calls.size(); ++j)
+            t.add(other_calls[j].open, other + j);
+        return t;
+    }();
+    static_assert(table_.size <= 8, "toolstream: a marker format has at most 8 openers");
+    static constexpr std::span<const std::string_view> openers_{table_.text.data(), table_.size};
     // An opening must fit its markers and a short header (DeepSeek's are 27 bytes each).
-    static constexpr std::size_t min_cap = 16 + std::max({call_open.size() + header_end.size(), section_open.size(),
-                                                          section_close.size(), call_close.size()});
+    static constexpr std::size_t min_cap = 16 + [] {
+        std::size_t n = std::max({call_open.size() + header_end.size(), section_open.size(), section_close.size(),
+                                  call_close.size()});
+        for (const call_markers& m : other_calls)
+            n = std::max({n, m.open.size(), m.close.size()});
+        return n;
+    }();
 
     enum class phase { section, arguments, close, done };
 
 
-    // A call opening at v[0]: its header from v[at] (after call_open; 0 for a bare opening), or
-    // the first byte of the arguments.
-    opening_verdict read_opening(std::string_view v, std::size_t at = call_open.size())
+    // A call opening at v[0]: its header from v[at] (after the opener; 0 for a bare opening), or
+    // the first byte of the arguments. Not an opening: its first `text_size` bytes are text.
+    opening_verdict read_opening(std::string_view v, std::size_t at, std::size_t text_size)
     {
         const std::string_view w = v.substr(0, cap_);
         if constexpr (!header_end.empty()) {
             const std::array<std::string_view, 3> ends{header_end, header_stops[0], header_stops[1]};
             const auto m = find_marker(w.substr(at), ends, ignore_case);
             if (m.marker == marker_match::npos)
-                return w.size() < cap_ ? opening_verdict::more() : opening_verdict::text(at == 0 ? bare_call_open.size() : at, true);
+                return w.size() < cap_ ? opening_verdict::more() : opening_verdict::text(text_size, true);
             header_ = T::read_header(w.substr(at, m.position));
             if (!header_ || header_->name.empty())
-                return opening_verdict::text(at == 0 ? bare_call_open.size() : at);
+                return opening_verdict::text(text_size);
             // header_end is syntax; a stop (glm45's `<arg_key>` right after the name) is the arguments'.
             return opening_verdict::block(at + m.position + (m.marker == 0 ? header_end.size() : 0));
         } else {
             header_.reset();
-            std::size_t i = at;
-            while (i < w.size() && is_blank(w[i]))
-                ++i;
+            const std::size_t i = skip_blanks(w, at);
             if (i == w.size())
-                return w.size() < cap_ ? opening_verdict::more() : opening_verdict::text(at, true);
+                return w.size() < cap_ ? opening_verdict::more() : opening_verdict::text(text_size, true);
+            if constexpr (call_list == json_call_list::array) {   // `[`, blanks, then `{` or `]`
+                const std::size_t j = w[i] == '[' ? skip_blanks(w, i + 1) : i;
+                if (j == w.size())
+                    return w.size() < cap_ ? opening_verdict::more() : opening_verdict::text(text_size, true);
+                return j > i && (w[j] == '{' || w[j] == ']') ? opening_verdict::block(i) : opening_verdict::text(text_size);
+            }
             if (kind != text_arguments::key_value && w[i] != '{')
-                return opening_verdict::text(at);
+                return opening_verdict::text(text_size);
             return opening_verdict::block(i);
         }
     }
@@ -202,8 +247,7 @@ private:
     {
         phase_ = phase::arguments;
         if constexpr (kind == text_arguments::json_call) {
-            json_.begin(json_call_layout::single, call_close.empty());
-            started_ = false;
+            calls_.begin(call_list, close_.empty(), T::call_keyed_by_name);
             return;
         }
         boost::json::object metadata;
@@ -221,19 +265,8 @@ private:
         bool progressed = false;
         bool finished = false;
         if constexpr (kind == text_arguments::json_call) {
-            if (!started_) {   // blanks before the object are syntax
-                const std::string_view v = ctx.view();
-                std::size_t i = 0;
-                while (i < v.size() && is_blank(v[i]))
-                    ++i;
-                ctx.take(i, byte_role::markup);
-                if (ctx.buf.empty())
-                    return i > 0;
-                started_ = true;
-                progressed = true;
-            }
-            progressed = json_.step(ctx) || progressed;
-            finished = json_.done();
+            progressed = calls_.step(ctx, cap_);
+            finished = calls_.done();
         } else if constexpr (kind == text_arguments::json_object) {
             progressed = object_.step(ctx);
             finished = object_.done();
@@ -244,7 +277,7 @@ private:
         if (!finished)
             return progressed;
         phase_ = phase::close;
-        if constexpr (call_close.empty())
+        if (close_.empty())
             end_call(ctx);
         return true;
     }
@@ -263,8 +296,8 @@ private:
     void end_call(block_context<W>& ctx)
     {
         if constexpr (kind == text_arguments::json_call) {
-            if (json_.finished())
-                json_.end_finished(ctx);
+            if (calls_.finished())
+                calls_.end_finished(ctx);
         } else if constexpr (kind == text_arguments::json_object) {
             object_.end(ctx);
         } else {
@@ -274,18 +307,18 @@ private:
             phase_ = section ? phase::section : phase::done;
     }
 
-    // After the arguments: blanks, then call_close.
+    // After the arguments: blanks, then the call's closing marker.
     template<class W>
     bool close(block_context<W>& ctx)
     {
-        if constexpr (!call_close.empty()) {
+        if (!close_.empty()) {
             const std::string_view v = ctx.view();
             std::size_t i = 0;
             while (i < v.size() && is_blank(v[i]) && i < cap_)
                 ++i;
             const std::string_view rest = v.substr(i);
-            const std::size_t n = scan::common_prefix(rest, call_close, ignore_case);
-            if (n == call_close.size()) {
+            const std::size_t n = scan::common_prefix(rest, close_, ignore_case);
+            if (n == close_.size()) {
                 ctx.take(i + n, byte_role::markup);
                 end_call(ctx);
                 return true;
@@ -316,11 +349,12 @@ private:
         }
         const std::size_t opening = scan::common_prefix(rest, call_open, ignore_case);
         if (opening == call_open.size()) {
-            const opening_verdict verdict = read_opening(rest);
+            const opening_verdict verdict = read_opening(rest, call_open.size(), call_open.size());
             if (verdict.what == opening_verdict::kind::more)
                 return false;
             if (verdict.what == opening_verdict::kind::block) {
                 ctx.take(i + verdict.size, byte_role::markup);
+                close_ = call_close;
                 begin_call(ctx);
                 return true;
             }
@@ -339,8 +373,9 @@ private:
     std::shared_ptr<const tool_schemas> schemas_;
     phase phase_ = phase::done;
     std::optional<call_header> header_;
-    bool started_ = false;   // a json_call object has begun
-    json_call_block json_;
+    std::string_view close_;   // the open call's closing marker (empty: the arguments' end)
+    bool at_start_ = true;     // no text or block yet (bare_array_at_start)
+    json_call_objects calls_;
     json_object_reader object_;
     struct no_key_values {};
     [[no_unique_address]] std::conditional_t<kind == text_arguments::key_value, key_value_reader<T>, no_key_values>
