@@ -266,7 +266,8 @@ private:
                 if (first == '[' || first == '{')
                     return fail("a dict key is not a literal");
                 if (first != '"') {
-                    pending_.insert(f.capture, "\"");
+                    // insert(pos, count, char): GCC 12's -Wrestrict misfires on insert(pos, const char*).
+                    pending_.insert(f.capture, 1, '"');
                     pending_ += '"';
                 }
                 decide(f, kind::dict, "{");
