@@ -3,6 +3,7 @@
 #pragma once
 
 #include <toolstream/detail/json_signature.hpp>
+#include <toolstream/detail/json_string_skip.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
@@ -10,7 +11,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -56,20 +56,12 @@ public:
             done_pending_ = false;
             return {event::done, from, from};
         }
-        // Inside a string nobody captures, only `"` and `\` matter: jump to the next of either.
-        // Their next positions are searched lazily, each byte once per character, so a call's
-        // long string (a file's content) costs two memchr passes instead of a step per byte.
-        std::size_t next_quote = limit;
-        std::size_t next_backslash = limit;
-        bool searched = false;
+        // Inside a string nobody captures, only `"` and `\` matter: jump to the next of either,
+        // so a call's long string (a file's content) costs no step per byte.
+        string_skip skip(text, limit);
         for (std::size_t i = from; i < limit; ++i) {
             if (in_string_ && !escape_ && capture_ == capture::none) {
-                if (!searched || next_quote < i)
-                    next_quote = find(text, i, limit, '"');
-                if (!searched || next_backslash < i)
-                    next_backslash = find(text, i, limit, '\\');
-                searched = true;
-                i = next_quote < next_backslash ? next_quote : next_backslash;
+                i = skip.next(i);
                 if (i == limit)
                     break;
             }
@@ -192,13 +184,6 @@ private:
         name_found_ = false;
         arguments_pending_ = string_arguments_ = false;
         arguments_ = arguments_kind::none;
-    }
-
-    // Position of the first `c` in text[from, limit), or limit.
-    static std::size_t find(std::string_view text, std::size_t from, std::size_t limit, char c) noexcept
-    {
-        const void* hit = std::memchr(text.data() + from, c, limit - from);
-        return hit != nullptr ? static_cast<std::size_t>(static_cast<const char*>(hit) - text.data()) : limit;
     }
 
     // Returns true when the new container is a call.

@@ -1,8 +1,9 @@
 // Where a JSON object or array that arrives in pieces ends: its brackets balance outside strings.
 #pragma once
 
+#include <toolstream/detail/json_string_skip.hpp>
+
 #include <cstddef>
-#include <cstring>
 #include <string_view>
 
 namespace toolstream::detail {
@@ -10,7 +11,7 @@ namespace toolstream::detail {
 /// The extent of one JSON container read in pieces, starting at its opening bracket. It does not
 /// validate (a parser does that where it matters); it only finds the closing bracket, string
 /// aware (escaped quotes included), in one pass whatever the chunking. Inside a string it jumps
-/// to the next `"` or `\` with memchr, so long strings (a file's content) cost no step per byte.
+/// to the next `"` or `\` (string_skip), so long strings (a file's content) cost no step per byte.
 class json_extent {
 public:
     void reset() noexcept { *this = json_extent{}; }
@@ -19,17 +20,17 @@ public:
     /// the value closes in it, then up to and including its closing bracket).
     std::size_t scan(std::string_view w) noexcept
     {
+        string_skip skip(w, w.size());
         for (std::size_t i = 0; i < w.size(); ++i) {
             if (in_string_) {
                 if (escape_) {
                     escape_ = false;
                     continue;
                 }
-                const char* hit = next_quote_or_backslash(w.data() + i, w.size() - i);
-                if (hit == nullptr)
+                i = skip.next(i);
+                if (i == w.size())
                     return w.size();
-                i = static_cast<std::size_t>(hit - w.data());
-                if (*hit == '\\')
+                if (w[i] == '\\')
                     escape_ = true;
                 else
                     in_string_ = false;
@@ -52,13 +53,6 @@ public:
     bool closed() const noexcept { return closed_; }
 
 private:
-    static const char* next_quote_or_backslash(const char* p, std::size_t n) noexcept
-    {
-        const void* q = std::memchr(p, '"', n);
-        const void* b = std::memchr(p, '\\', q == nullptr ? n : static_cast<std::size_t>(static_cast<const char*>(q) - p));
-        return static_cast<const char*>(b != nullptr ? b : q);
-    }
-
     std::size_t depth_ = 0;
     bool in_string_ = false;
     bool escape_ = false;

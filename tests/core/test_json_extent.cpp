@@ -1,0 +1,78 @@
+// detail::json_extent and detail::string_skip, the scanners under every JSON reader: where a
+// container ends, at every chunking, whatever its strings hold.
+#include <toolstream/detail/json_extent.hpp>
+#include <toolstream/detail/json_string_skip.hpp>
+
+#include "catch_compat.hpp"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+using toolstream::detail::json_extent;
+using toolstream::detail::string_skip;
+
+namespace {
+
+// Feeds `input` in pieces of `piece` bytes; returns where the value ended (bytes read), or npos.
+std::size_t extent_at(std::string_view input, std::size_t piece)
+{
+    json_extent e;
+    std::size_t read = 0;
+    while (read < input.size()) {
+        const std::string_view w = input.substr(read, piece);
+        const std::size_t used = e.scan(w);
+        read += used;
+        if (e.closed())
+            return read;
+        if (used != w.size())
+            return std::string_view::npos;   // bytes left over without a close: a bug
+    }
+    return std::string_view::npos;
+}
+
+} // namespace
+
+TEST_CASE("json_extent: the closing bracket outside strings, at every chunking", "[core][json_extent]")
+{
+    const std::string value = R"({"a":"}]\"{[","b":[1,{"c":"\\"}],"d":"\\\""})";
+    const std::string input = value + R"( trailing } ])";
+    for (std::size_t piece = 1; piece <= input.size(); ++piece) {
+        INFO(piece);
+        CHECK(extent_at(input, piece) == value.size());
+    }
+    // Every split position of two pieces.
+    for (std::size_t cut = 0; cut <= input.size(); ++cut) {
+        INFO(cut);
+        json_extent e;
+        const std::size_t first = e.scan(std::string_view(input).substr(0, cut));
+        const std::size_t total = e.closed() ? first : first + e.scan(std::string_view(input).substr(cut));
+        CHECK(e.closed());
+        CHECK(total == value.size());
+    }
+    CHECK(extent_at(R"(["]")", 1) == std::string_view::npos);   // still inside the string
+    CHECK(extent_at(R"([[1],[2])", 3) == std::string_view::npos);
+}
+
+TEST_CASE("json_extent: a long string of escapes in one piece", "[core][json_extent]")
+{
+    std::string value = "{\"content\":\"";
+    for (int i = 0; i < 100000; ++i)
+        value += i % 3 == 0 ? "\\n" : i % 3 == 1 ? "x\\\"" : "}]";
+    value += "\"}";
+    CHECK(extent_at(value + "]]", value.size() + 2) == value.size());
+    CHECK(extent_at(value + "]]", 4096) == value.size());
+}
+
+TEST_CASE("string_skip: each next quote or backslash, then the limit", "[core][json_extent]")
+{
+    const std::string_view text = R"(ab\"cd"ef\\g)";
+    string_skip skip(text, text.size());
+    CHECK(skip.next(0) == 2);
+    CHECK(skip.next(4) == 6);
+    CHECK(skip.next(7) == 9);
+    CHECK(skip.next(10) == 10);
+    CHECK(skip.next(11) == text.size());
+    string_skip bounded(text, 5);   // the limit hides the quote at 6
+    CHECK(bounded.next(4) == 5);
+}
