@@ -115,21 +115,9 @@ private:
 
         bool on_document_begin(error_code&) { return true; }
         bool on_document_end(error_code&) { return true; }
-        bool on_object_begin(error_code& ec)
-        {
-            if (!not_body(ec))
-                return false;
-            ++depth;
-            return true;
-        }
+        bool on_object_begin(error_code& ec) { return open(ec); }
         bool on_object_end(std::size_t, error_code&) { return close(); }
-        bool on_array_begin(error_code& ec)
-        {
-            if (!not_body(ec))
-                return false;
-            ++depth;
-            return true;
-        }
+        bool on_array_begin(error_code& ec) { return open(ec); }
         bool on_array_end(std::size_t, error_code&) { return close(); }
         bool on_key_part(std::string_view s, std::size_t, error_code&)
         {
@@ -203,6 +191,13 @@ private:
                 ec = error::invalid_arguments;
                 return false;
             }
+            return true;
+        }
+        bool open(error_code& ec)
+        {
+            if (!not_body(ec))
+                return false;
+            ++depth;
             return true;
         }
         bool close()
