@@ -25,6 +25,7 @@
 #include <toolstream/formats/jamba.hpp>
 #include <toolstream/formats/json_calls.hpp>
 #include <toolstream/formats/kimi_k2.hpp>
+#include <toolstream/formats/lfm2.hpp>
 #include <toolstream/formats/ling3.hpp>
 #include <toolstream/formats/llama3_json.hpp>
 #include <toolstream/formats/llama4_pythonic.hpp>
@@ -75,7 +76,7 @@ using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
                                       seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml, deepseek_v4, deepseek_v41,
                                       gemma4, functiongemma, step3p5, hy_v3, poolside_v1, ling3, inkling,
                                       granite, granite_20b_fc, hunyuan_a13b, jamba, phi4_mini_json, xlam, minimax, apertus,
-                                      pythonic, llama4_pythonic, olmo3>;
+                                      pythonic, llama4_pythonic, olmo3, lfm2>;
 
 /// Other names a policy answers to: {alias, name}.
 inline constexpr std::array<std::pair<std::string_view, std::string_view>, 4> policy_aliases{{

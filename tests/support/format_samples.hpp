@@ -92,6 +92,7 @@ inline constexpr format_sample format_samples[] = {
     {"pythonic", R"([write_file(path="src/app.py", content=")", "\")]", true},
     {"llama4_pythonic", R"(<|python_start|>[write_file(path="src/app.py", content=")", "\")]<|python_end|>", true},
     {"olmo3", R"(<function_calls>write_file(path="src/app.py", content=")", "\")\n</function_calls>", true},
+    {"lfm2", R"(<|tool_call_start|>[write_file(path="src/app.py", content=")", "\")]<|tool_call_end|>", true},
 };
 
 #undef TOOLSTREAM_SAMPLE_ARGS
