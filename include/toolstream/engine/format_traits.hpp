@@ -96,6 +96,8 @@ struct marker_format : format_defaults {
     static constexpr bool bare_array_at_start = false;
     /// json_call: a call object is `{"NAME": ARGUMENTS}`, its first key the tool name.
     static constexpr bool call_keyed_by_name = false;
+    /// json_call: the key of a call object's tool name (at most 10 bytes; Cohere's `tool_name`).
+    static constexpr std::string_view call_name_key = "name";
     static constexpr std::string_view value_open{};         ///< key_value: before each value
     static constexpr std::string_view parameters_close{};   ///< key_value: after the last parameter
     /// key_value: one line break after the name and before `value_close` is syntax.

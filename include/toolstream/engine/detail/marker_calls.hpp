@@ -247,7 +247,7 @@ private:
     {
         phase_ = phase::arguments;
         if constexpr (kind == text_arguments::json_call) {
-            calls_.begin(call_list, close_.empty(), T::call_keyed_by_name);
+            calls_.begin(call_list, close_.empty(), T::call_keyed_by_name, T::call_name_key);
             return;
         }
         boost::json::object metadata;
