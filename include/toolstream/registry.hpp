@@ -5,6 +5,7 @@
 #pragma once
 
 #include <toolstream/formats/apertus.hpp>
+#include <toolstream/formats/cohere_command.hpp>
 #include <toolstream/formats/deepseek_v3.hpp>
 #include <toolstream/formats/deepseek_v31.hpp>
 #include <toolstream/formats/deepseek_v32.hpp>
@@ -13,6 +14,7 @@
 #include <toolstream/formats/ernie45.hpp>
 #include <toolstream/formats/functiongemma.hpp>
 #include <toolstream/formats/gemma4.hpp>
+#include <toolstream/formats/gigachat3.hpp>
 #include <toolstream/formats/glm45.hpp>
 #include <toolstream/formats/granite.hpp>
 #include <toolstream/formats/granite_20b_fc.hpp>
@@ -25,6 +27,7 @@
 #include <toolstream/formats/jamba.hpp>
 #include <toolstream/formats/json_calls.hpp>
 #include <toolstream/formats/kimi_k2.hpp>
+#include <toolstream/formats/lfm2.hpp>
 #include <toolstream/formats/ling3.hpp>
 #include <toolstream/formats/llama3_json.hpp>
 #include <toolstream/formats/llama4_pythonic.hpp>
@@ -75,7 +78,8 @@ using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
                                       seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml, deepseek_v4, deepseek_v41,
                                       gemma4, functiongemma, step3p5, hy_v3, poolside_v1, ling3, inkling,
                                       granite, granite_20b_fc, hunyuan_a13b, jamba, phi4_mini_json, xlam, minimax, apertus,
-                                      pythonic, llama4_pythonic, olmo3>;
+                                      pythonic, llama4_pythonic, olmo3, lfm2, gigachat3,
+                                      cohere_command3, cohere_command4>;
 
 /// Other names a policy answers to: {alias, name}.
 inline constexpr std::array<std::pair<std::string_view, std::string_view>, 4> policy_aliases{{

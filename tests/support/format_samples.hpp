@@ -88,10 +88,14 @@ inline constexpr format_sample format_samples[] = {
     {"xlam", "[{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]", true, false},   // the answer is the array
     {"minimax", "<tool_calls>\n{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}\n</tool_calls>", true},
     {"apertus", "<|tools_prefix|>[{\"write_file\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]<|tools_suffix|>", true},
+    {"gigachat3", "function call<|role_sep|>\n{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}", true},
+    {"cohere_command3", "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"write_file\", \"parameters\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]<|END_ACTION|>", true},
+    {"cohere_command4", "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"write_file\", \"parameters\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]<|END_ACTION|>", true},
     // Python strings: the JSON escape of the body is also a valid double-quoted Python string.
     {"pythonic", R"([write_file(path="src/app.py", content=")", "\")]", true},
     {"llama4_pythonic", R"(<|python_start|>[write_file(path="src/app.py", content=")", "\")]<|python_end|>", true},
     {"olmo3", R"(<function_calls>write_file(path="src/app.py", content=")", "\")\n</function_calls>", true},
+    {"lfm2", R"(<|tool_call_start|>[write_file(path="src/app.py", content=")", "\")]<|tool_call_end|>", true},
 };
 
 #undef TOOLSTREAM_SAMPLE_ARGS

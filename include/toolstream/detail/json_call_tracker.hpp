@@ -19,7 +19,8 @@ namespace toolstream::detail {
 
 /// Follows the structure of a JSON text that opened with a signature, byte by byte and string
 /// aware (escaped quotes included), reporting where each call begins and ends, the first tool
-/// name of each call as soon as its string closes, and where the call's arguments value (the
+/// name of each call (its `name` member, or the key reset() names) as soon as its string
+/// closes, and where the call's arguments value (the
 /// first `arguments`, `parameters` or `args` member of the call, its `tool` or its `function`
 /// object) begins and ends. With `keyed` calls (`{"NAME": ARGUMENTS}`), a call object's first key
 /// is its tool name and that key's value its arguments. Nesting is only counted past a few
@@ -35,10 +36,12 @@ public:
     /// What a call's arguments value is, once its first byte was read.
     enum class arguments_kind : std::uint8_t { none, container, string, null, other };
 
-    void reset(json_call_layout layout, bool keyed = false) noexcept
+    /// `name_key`: the member that names a call's tool, at most max_key bytes (longer: none).
+    void reset(json_call_layout layout, bool keyed = false, std::string_view name_key = "name") noexcept
     {
         layout_ = layout;
         keyed_ = keyed;
+        name_key_ = name_key;
         depth_ = 0;
         in_string_ = escape_ = false;
         capture_ = capture::none;
@@ -280,7 +283,7 @@ private:
             ++l->keys;
             l->key = keyed_ && l->what == role::call ? (l->keys == 1 ? key_kind::arguments : key_kind::other)
                 : capture_ != capture::key || has_escape_ ? key_kind::other
-                : raw_ == "name"                            ? key_kind::name
+                : raw_ == name_key_                         ? key_kind::name
                 : raw_ == "tool"                            ? key_kind::tool
                 : raw_ == "function"                        ? key_kind::function
                 : raw_ == "arguments" || raw_ == "parameters" || raw_ == "args" ? key_kind::arguments
@@ -310,6 +313,7 @@ private:
     std::size_t depth_ = 0;
     json_call_layout layout_ = json_call_layout::single;
     bool keyed_ = false;   // a call object's first key is its tool name
+    std::string_view name_key_ = "name";
     bool in_string_ = false;
     bool escape_ = false;
     bool has_escape_ = false;

@@ -91,11 +91,16 @@ struct marker_format : format_defaults {
     /// More markers that open calls, each read as call_open (and closed by its own `close`
     /// instead of call_close); not in a format with a section.
     static constexpr std::array<call_markers, 0> other_calls{};
+    /// Markers that are syntax wherever they stand outside a call (Cohere's `<|START_RESPONSE|>`
+    /// around its answer): consumed as markup, never text.
+    static constexpr std::array<std::string_view, 0> markup_markers{};
     /// json_call array: an array may also open with no marker, as the first non-blank byte of the
     /// output (a `[` anywhere else is text).
     static constexpr bool bare_array_at_start = false;
     /// json_call: a call object is `{"NAME": ARGUMENTS}`, its first key the tool name.
     static constexpr bool call_keyed_by_name = false;
+    /// json_call: the key of a call object's tool name (at most 10 bytes; Cohere's `tool_name`).
+    static constexpr std::string_view call_name_key = "name";
     static constexpr std::string_view value_open{};         ///< key_value: before each value
     static constexpr std::string_view parameters_close{};   ///< key_value: after the last parameter
     /// key_value: one line break after the name and before `value_close` is syntax.

@@ -37,6 +37,8 @@ namespace toolstream {
 /// | `other_calls`        | `std::array<call_markers, N>` | more `{open, close}` pairs read as call_open/call_close (not in a section) |
 /// | `bare_array_at_start`| `bool`                | json_call array: a bare `[` as the output's first non-blank byte opens one too |
 /// | `call_keyed_by_name` | `bool`                | json_call: a call object is `{"NAME": ARGUMENTS}`, its first key the tool name |
+/// | `call_name_key`      | `std::string_view`    | json_call: the key of a call object's tool name (`name`) |
+/// | `markup_markers`     | `std::array<std::string_view, N>` | markers that are markup wherever they stand outside a call |
 /// | `call_close`         | `std::string_view`    | closes it; empty: the arguments' end does            |
 /// | `section_open/close` | `std::string_view`    | a section of calls around them (empty: none)         |
 /// | `header_end`         | `std::string_view`    | the header (name, id) runs up to it; empty: no header |

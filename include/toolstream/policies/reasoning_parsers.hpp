@@ -143,6 +143,17 @@ struct gemma4_reasoning {
     static constexpr reasoning_syntax syntax{
         "gemma4", "<|channel>thought", "<channel|>", false, {}, "<|tool_call>", true, {}};
 };
+/// Cohere Command A / R7B: `<|START_THINKING|>…<|END_THINKING|>` special tokens, anywhere, opened
+/// by the model. `<|START_ACTION|>` inside a region is reasoning (vLLM's parser leaves actions out).
+struct cohere_command3_reasoning {
+    static constexpr reasoning_syntax syntax{
+        "cohere_command3", "<|START_THINKING|>", "<|END_THINKING|>", false, {}, {}, true, {}};
+};
+/// Cohere Command A Reasoning / Vision: Command 3's tokens; the template opens thinking.
+struct cohere_command4_reasoning {
+    static constexpr reasoning_syntax syntax{
+        "cohere_command4", "<|START_THINKING|>", "<|END_THINKING|>", true, {}, {}, true, {}};
+};
 
 /// The reasoning parsers by name (the CLI's --reasoning-parser). fuzz_formats reaches the first
 /// 15 only: names whose syntax repeats an earlier one's (glm47, holo2, ernie45, olmo3) come last.
@@ -152,7 +163,8 @@ inline constexpr std::array reasoning_parsers{
     step3_reasoning::syntax, deepseek_v3_reasoning::syntax, deepseek_v4_reasoning::syntax,
     glm45_reasoning::syntax, nemotron_v3_reasoning::syntax, hunyuan_a13b_reasoning::syntax,
     kimi_k3_reasoning::syntax, mistral_reasoning::syntax, gemma4_reasoning::syntax,
-    glm47_reasoning::syntax, holo2_reasoning::syntax, ernie45_reasoning::syntax, olmo3_reasoning::syntax};
+    glm47_reasoning::syntax, holo2_reasoning::syntax, ernie45_reasoning::syntax, olmo3_reasoning::syntax,
+    cohere_command3_reasoning::syntax, cohere_command4_reasoning::syntax};
 
 /// The reasoning parser called `name`, or nullptr.
 constexpr const reasoning_syntax* find_reasoning_parser(std::string_view name) noexcept

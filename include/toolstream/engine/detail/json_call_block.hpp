@@ -104,10 +104,11 @@ class json_call_block {
 public:
     /// `end_at_close`: a call ENDs where its object closes; else its status waits in
     /// `finished()` for the owner's end_finished() (a format whose closing marker follows).
-    /// `keyed`: a call object is `{"NAME": ARGUMENTS}` (json_call_tracker).
-    void begin(json_call_layout layout, bool end_at_close = true, bool keyed = false)
+    /// `keyed`: a call object is `{"NAME": ARGUMENTS}`; else its `name_key` member names the
+    /// tool (json_call_tracker).
+    void begin(json_call_layout layout, bool end_at_close = true, bool keyed = false, std::string_view name_key = "name")
     {
-        tracker_.reset(layout, keyed);
+        tracker_.reset(layout, keyed, name_key);
         in_call_ = done_ = finished_ = false;
         end_at_close_ = end_at_close;
         mode_ = mode::none;

@@ -22,13 +22,15 @@ namespace toolstream::detail {
 ///   nested array) ends the list there, unread: the calls before it stand.
 /// - `sequence`: objects with blanks between; after the blanks (at most `max_blanks`, held
 ///   meanwhile), a byte that does not open an object ends the list, the blanks left unread.
-/// With `keyed` calls, an object is `{"NAME": ARGUMENTS}` (its first key the tool name).
+/// With `keyed` calls, an object is `{"NAME": ARGUMENTS}` (its first key the tool name); else
+/// its `name_key` member names the tool.
 class json_call_objects {
 public:
-    void begin(json_call_list list, bool end_at_close, bool keyed = false)
+    void begin(json_call_list list, bool end_at_close, bool keyed = false, std::string_view name_key = "name")
     {
         list_ = list;
         keyed_ = keyed;
+        name_key_ = name_key;
         end_at_close_ = list != json_call_list::single || end_at_close;
         state_ = state::before;
     }
@@ -116,7 +118,7 @@ private:
 
     void open_object()
     {
-        json_.begin(json_call_layout::single, end_at_close_, keyed_);
+        json_.begin(json_call_layout::single, end_at_close_, keyed_, name_key_);
         state_ = state::object;
     }
 
@@ -125,6 +127,7 @@ private:
     state state_ = state::done;
     bool end_at_close_ = true;
     bool keyed_ = false;
+    std::string_view name_key_ = "name";
 };
 
 } // namespace toolstream::detail

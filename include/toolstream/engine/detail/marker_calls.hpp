@@ -25,12 +25,14 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 namespace toolstream::detail {
 
 /// Reads the blocks of a marker format `T` (see marker_format in format_traits.hpp). A block
 /// is one call, or a section of calls (between calls only whitespace, which is syntax; anything
 /// else ends the section and is text). A call:
+/// - `markup_markers` outside calls are consumed as markup, opening nothing;
 /// - opens at `call_open` (or one of `other_calls`, which brings its own closing marker); with a
 ///   `header_end`, the bytes up to it (within the hold cap) are the header, which must give a
 ///   tool name; without one, the first non-blank byte must start the arguments (`{` for the JSON
@@ -89,6 +91,9 @@ public:
                 return opening_verdict::more();
         }
         const std::size_t role = table_.role[i];
+        markup_only_ = role == markup;
+        if (markup_only_)
+            return opening_verdict::block(table_.text[i].size());
         if constexpr (section)
             return opening_verdict::block(section_open.size());
         close_ = call_close;
@@ -118,6 +123,8 @@ public:
     template<class W>
     void begin(block_context<W>& ctx)
     {
+        if (std::exchange(markup_only_, false))
+            return;   // the marker was all there is: no block, text again
         at_start_ = false;
         if constexpr (section)
             phase_ = phase::section;
@@ -153,6 +160,7 @@ public:
     {
         phase_ = phase::done;
         at_start_ = true;
+        markup_only_ = false;
         calls_.reset();
         object_.reset();
         if constexpr (kind == text_arguments::key_value)
@@ -172,12 +180,14 @@ private:
     static constexpr std::array<std::string_view, 2> header_stops = T::header_stops;
     static constexpr json_call_list call_list = T::call_list;
     static constexpr auto other_calls = T::other_calls;
+    static constexpr auto markup_markers = T::markup_markers;
 
     // The openers (empty ones left out) and what each is: other + j is other_calls[j].
-    static constexpr std::size_t primary = 0, bare = 1, array_start = 2, other = 3;
+    static constexpr std::size_t primary = 0, bare = 1, array_start = 2, markup = 3, other = 4;
+    static constexpr std::size_t max_table = other + other_calls.size() + markup_markers.size();
     struct opener_table {
-        std::array<std::string_view, other + other_calls.size()> text{};
-        std::array<std::size_t, other + other_calls.size()> role{};
+        std::array<std::string_view, max_table> text{};
+        std::array<std::size_t, max_table> role{};
         std::size_t size = 0;
         constexpr void add(std::string_view m, std::size_t r)
         {
@@ -194,6 +204,8 @@ private:
         t.add(T::bare_array_at_start ? "[" : "", array_start);
         for (std::size_t j = 0; j < other_calls.size(); ++j)
             t.add(other_calls[j].open, other + j);
+        for (const std::string_view m : markup_markers)
+            t.add(m, markup);
         return t;
     }();
     static_assert(table_.size <= 8, "toolstream: a marker format has at most 8 openers");
@@ -204,11 +216,12 @@ private:
                                   call_close.size()});
         for (const call_markers& m : other_calls)
             n = std::max({n, m.open.size(), m.close.size()});
+        for (const std::string_view m : markup_markers)
+            n = std::max(n, m.size());
         return n;
     }();
 
     enum class phase { section, arguments, close, done };
-
 
     // A call opening at v[0]: its header from v[at] (after the opener; 0 for a bare opening), or
     // the first byte of the arguments. Not an opening: its first `text_size` bytes are text.
@@ -247,7 +260,7 @@ private:
     {
         phase_ = phase::arguments;
         if constexpr (kind == text_arguments::json_call) {
-            calls_.begin(call_list, close_.empty(), T::call_keyed_by_name);
+            calls_.begin(call_list, close_.empty(), T::call_keyed_by_name, T::call_name_key);
             return;
         }
         boost::json::object metadata;
@@ -375,6 +388,7 @@ private:
     std::optional<call_header> header_;
     std::string_view close_;   // the open call's closing marker (empty: the arguments' end)
     bool at_start_ = true;     // no text or block yet (bare_array_at_start)
+    bool markup_only_ = false; // the opening is one of markup_markers
     json_call_objects calls_;
     json_object_reader object_;
     struct no_key_values {};

@@ -47,6 +47,8 @@ consteval bool marker_traits_checked()
         static_assert(!T::call_keyed_by_name || T::arguments == text_arguments::json_call,
                       "toolstream: call_keyed_by_name needs `arguments = text_arguments::json_call`");
     }
+    static_assert(!T::call_name_key.empty() && T::call_name_key.size() <= 10,
+                  "toolstream: call_name_key is a key of 1 to 10 bytes");
     static_assert(T::other_calls.empty() || T::section_open.empty(),
                   "toolstream: other_calls are not read inside a section: leave section_open empty");
     static_assert(!T::bare_array_at_start || T::call_list == json_call_list::array,

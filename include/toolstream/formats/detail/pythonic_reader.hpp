@@ -1,5 +1,5 @@
-// The block reader of the Python-call-syntax formats (pythonic, llama4_pythonic, olmo3): calls
-// written as `NAME(KEY=VALUE, …)`, their keyword arguments converted to JSON as they stream.
+// The block reader of the Python-call-syntax formats (pythonic, llama4_pythonic, olmo3, lfm2):
+// calls written as `NAME(KEY=VALUE, …)`, their keyword arguments converted to JSON as they stream.
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
