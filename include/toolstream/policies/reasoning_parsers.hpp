@@ -30,6 +30,11 @@ struct reasoning_syntax {
     /// call's body: qwen3's `<function` or `{`); else it is reasoning text ("I could use
     /// <tool_call> here"). The look is bounded by max_leading_blanks.
     std::array<std::string_view, 2> yields_before{};
+    /// Other spellings of `open` and of `close` (granite's "Here's my response:"). Where one
+    /// spelling begins another, the longer wins: the shorter is held until a byte that cannot
+    /// continue the longer, or the end of the stream, decides.
+    std::array<std::string_view, 3> open_alternatives{};
+    std::array<std::string_view, 3> close_alternatives{};
 };
 
 /// `syntax` with the prompt's thinking state: `open` true when the chat template left a region
