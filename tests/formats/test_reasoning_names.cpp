@@ -150,11 +150,14 @@ TEST_CASE("reasoning/mimo, ling3, poolside_v1: vLLM's names for the qwen3, GLM-4
     CHECK(test::content_of_type(ling3.events, segment_type::reasoning) == "Need f.");
     CHECK(calls(ling3) == "seg_2 f {\"a\":1}\n");
     CHECK(split("still", parser("ling3")) == "reasoning \"still\"\n");
+    CHECK(split("</think>b", parser("ling3")) == "text \"b\"\n");
     // poolside_v1: DeepSeekV3ReasoningParser (identity unless `thinking`).
     const reasoning_syntax& p = parser("poolside_v1");
     CHECK(split("plain", p) == "text \"plain\"\n");
     CHECK(split("<think>a</think>b", p) == "reasoning \"a\"\ntext \"b\"\n");
     CHECK(split("a</think>b", with_thinking_open(p, true)) == "reasoning \"a\"\ntext \"b\"\n");
+    CHECK(split("</think>b", with_thinking_open(p, true)) == "text \"b\"\n");
+    CHECK(split("still", with_thinking_open(p, true)) == "reasoning \"still\"\n");
 }
 
 TEST_CASE("reasoning/minimax_m2_append_think: no region, the output is content (vLLM's MiniMaxM2AppendThinkReasoningParser)",
