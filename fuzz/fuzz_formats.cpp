@@ -62,6 +62,7 @@ void check_nth(type_list<P...>, std::size_t n, const fuzz::input& in, const reas
 
 constexpr std::size_t formats = text_format_count(registered_policies{});
 static_assert(formats >= 16, "the registry's text formats are what this target fuzzes");
+static_assert(reasoning_parsers.size() < 256, "eight header bits pick none or one reasoning parser");
 
 } // namespace
 

@@ -111,3 +111,25 @@ TEST_CASE("reasoning: chosen at run time, none by default", "[formats][reasoning
         for (const auto& input : test::mixed_inputs(pieces, 15))
             test::run_checked<runtime_reasoned>(input, syntax);
 }
+
+TEST_CASE("reasoning: other spellings of the markers, the longer winning where one begins another", "[formats][reasoning]")
+{
+    reasoning_syntax s{"spellings", "<a>", "</a>", false, {}, {}, false, {}, {"<b>", "<a>\n"}, {"</a>\n", "</b>"}};
+    // Either spelling opens and either closes; `<a>\n` and `</a>\n` take their line break along.
+    CHECK(segments(test::run_checked<runtime_reasoned>("<b>x</a>y", s)) == "reasoning \"x\"\ntext \"y\"\n");
+    CHECK(segments(test::run_checked<runtime_reasoned>("<a>\nx</b>y", s)) == "reasoning \"x\"\ntext \"y\"\n");
+    CHECK(segments(test::run_checked<runtime_reasoned>("<a>x\n</a>\n\ny", s)) == "reasoning \"x\\n\"\ntext \"\\ny\"\n");
+    // At the end of the stream a held shorter spelling is the marker: `</a>` closes, `<a>` opens.
+    CHECK(segments(test::run_checked<runtime_reasoned>("<a>x</a>", s)) == "reasoning \"x\"\n");
+    CHECK(test::run_checked<runtime_reasoned>("<a>", s).events.empty());
+    // A prefix of a spelling that never completes is what it would be had no marker begun.
+    CHECK(segments(test::run_checked<runtime_reasoned>("<a>x</b", s)) == "reasoning \"x</b\"\n");
+    CHECK(segments(test::run_checked<runtime_reasoned>("<c>x", s)) == "text \"<c>x\"\n");
+    // Open from the start: any closing spelling first is empty reasoning.
+    CHECK(segments(test::run_checked<runtime_reasoned>("</b>y", with_thinking_open(s, true))) == "text \"y\"\n");
+    // Recurring regions open at any spelling.
+    s.recurs = true;
+    CHECK(segments(test::run_checked<runtime_reasoned>("p<b>x</b>q<a>\ny</a>\nr", s))
+          == "text \"p\"\nreasoning \"x\"\ntext \"q\"\nreasoning \"y\"\ntext \"r\"\n");
+    CHECK(segments(test::run_checked<runtime_reasoned>("p<a>", s)) == "text \"p\"\n");
+}

@@ -139,10 +139,14 @@ TEST_CASE("reasoning: each name's region, open from the start or not, cut inside
         bool open_at_start;   // vLLM's default thinking state for the name
     };
     // deepseek_v3: vLLM's DeepSeekV3ReasoningParser is the identity unless `thinking` is set.
-    // hunyuan_a13b, mistral, gemma4: vLLM starts in content; the others start in reasoning.
+    // hunyuan_a13b, mistral, gemma4, granite, hy_v3, minimax_m3, inkling, muse_glimmer, poolside_v1:
+    // vLLM starts in content; the others start in reasoning.
     for (const peer p : {peer{"deepseek_v3", false}, peer{"holo2", true}, peer{"deepseek_v4", true}, peer{"glm45", true},
                          peer{"glm47", true}, peer{"ernie45", true}, peer{"olmo3", true}, peer{"nemotron_v3", true},
-                         peer{"hunyuan_a13b", false}, peer{"kimi_k3", true}, peer{"mistral", false}, peer{"gemma4", false}}) {
+                         peer{"hunyuan_a13b", false}, peer{"kimi_k3", true}, peer{"mistral", false}, peer{"gemma4", false},
+                         peer{"granite", false}, peer{"hy_v3", false}, peer{"hy_v4", true}, peer{"minimax_m3", false},
+                         peer{"step3p5", true}, peer{"inkling", false}, peer{"muse_glimmer", false}, peer{"mimo", true},
+                         peer{"ling3", true}, peer{"poolside_v1", false}}) {
         INFO(p.name);
         const reasoning_syntax& r = parser(p.name);
         CHECK(r.open_at_start == p.open_at_start);

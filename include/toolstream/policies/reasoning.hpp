@@ -7,8 +7,10 @@
 #include <toolstream/engine/detail/marker_scanner.hpp>
 #include <toolstream/policies/reasoning_parsers.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <span>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -35,12 +37,56 @@ constexpr reasoning_syntax reasoning_syntax_of() noexcept
 
 namespace detail {
 
+/// A reasoning marker and its other spellings (reasoning_syntax), the empty ones left out.
+class marker_spellings {
+public:
+    marker_spellings(std::string_view marker, const std::array<std::string_view, 3>& others) noexcept
+    {
+        add(marker);
+        for (const std::string_view other : others)
+            add(other);
+    }
+
+    std::span<const std::string_view> view() const noexcept { return {markers_.data(), count_}; }
+
+    struct match {
+        std::size_t length = 0;       ///< The longest spelling `text` starts with; 0: none.
+        bool longer_pending = false;  ///< `text` is a proper prefix of a spelling (longer than `length`).
+    };
+    match at(std::string_view text) const noexcept
+    {
+        match m;
+        for (const std::string_view spelling : view()) {
+            const std::size_t n = scan::common_prefix(text, spelling, false);
+            if (n == spelling.size())
+                m.length = std::max(m.length, n);
+            else if (n == text.size())
+                m.longer_pending = true;
+        }
+        return m;
+    }
+
+private:
+    void add(std::string_view marker) noexcept
+    {
+        if (!marker.empty())
+            markers_[count_++] = marker;
+    }
+
+    std::array<std::string_view, 4> markers_{};
+    std::size_t count_ = 0;
+};
+
 /// The state of a reasoning parser: reasoning bytes go out as reasoning segments, its markers as
 /// markup, the other bytes to `inner` (any parser policy) in order. Only a marker prefix (at most
 /// the longest marker, or up to 256 leading blanks) is held.
 class reasoning_splitter {
 public:
-    explicit reasoning_splitter(reasoning_syntax syntax = {}) : syntax_(syntax) { reset(); }
+    explicit reasoning_splitter(reasoning_syntax syntax = {})
+        : syntax_(syntax), open_(syntax.open, syntax.open_alternatives), close_(syntax.close, syntax.close_alternatives)
+    {
+        reset();
+    }
 
     template<class Inner, class Writer>
     void on_content(std::string_view text, Inner& inner, Writer& out)
@@ -54,10 +100,14 @@ public:
         }
     }
 
-    /// Held bytes are what they would be had no marker completed; then `inner` finalizes.
+    /// A marker spelling held for a longer one is the marker; other held bytes are what they would
+    /// be had no marker completed. Then `inner` finalizes.
     template<class Inner, class Writer>
     void finalize(Inner& inner, Writer& out)
     {
+        at_end_ = true;
+        while (!buf_.empty() && step(inner, out)) {
+        }
         if (!buf_.empty()) {
             if (state_ == state::reasoning || (state_ == state::start && syntax_.open_at_start))
                 out.reasoning(buf_.view());
@@ -73,6 +123,7 @@ public:
         buf_.clear();
         state_ = syntax_.open.empty() ? state::content : state::start;
         implicit_ = false;
+        at_end_ = false;
     }
 
     std::size_t held_bytes() const noexcept { return buf_.size(); }
@@ -122,18 +173,20 @@ private:
         case state::content: forward(v.size(), inner, out); return true;
         case state::start: return start(v, inner, out);
         case state::seek: {
-            const std::array<std::string_view, 1> markers{syntax_.open};
-            const auto m = find_marker(v, markers, false);
+            const auto m = find_marker(v, open_.view(), false);
             forward(m.position, inner, out);
             if (m.marker == marker_match::npos)
                 return false;   // a prefix of `open` (or nothing) is left
+            const auto spelling = open_.at(buf_.view());
+            if (spelling.longer_pending && !at_end_)
+                return false;
             if (holds_bytes(inner)) {
                 // Inside syntax the inner policy has not settled (an opening it holds): a region
                 // here would put reasoning before bytes that came first. The marker is its data.
-                forward(syntax_.open.size(), inner, out);
+                forward(spelling.length, inner, out);
                 return true;
             }
-            emit(syntax_.open.size(), false, out);
+            emit(spelling.length, false, out);
             state_ = state::reasoning;
             return true;
         }
@@ -149,18 +202,18 @@ private:
         std::size_t i = 0;
         while (i < v.size() && i < max_leading_blanks && is_blank(v[i]))
             ++i;
-        const std::string_view rest = v.substr(i);
-        const std::size_t n = scan::common_prefix(rest, syntax_.open, false);
-        if (n == syntax_.open.size()) {
+        const auto spelling = open_.at(v.substr(i));
+        const bool undecided = spelling.longer_pending && !at_end_ && i < max_leading_blanks;
+        if (spelling.length > 0 && !undecided) {
             if (syntax_.open_at_start)
                 emit(i, true, out);
             else
                 forward(i, inner, out);
-            emit(n, false, out);
+            emit(spelling.length, false, out);
             state_ = state::reasoning;
             return true;
         }
-        if (n == rest.size() && i < max_leading_blanks)
+        if (undecided)
             return false;   // blanks or a prefix of `open` so far
         implicit_ = syntax_.open_at_start;
         state_ = implicit_ ? state::reasoning : (syntax_.recurs ? state::seek : state::content);
@@ -170,14 +223,21 @@ private:
     template<class Writer>
     bool reasoning(std::string_view v, Writer& out)
     {
-        const std::array<std::string_view, 3> markers{
-            syntax_.close, implicit_ ? syntax_.ends_implicit_at : std::string_view{}, syntax_.yields_to};
+        // The closing spellings first: find_marker numbers the non-empty markers only.
+        std::array<std::string_view, 6> markers{};
+        const auto closes = close_.view();
+        std::copy(closes.begin(), closes.end(), markers.begin());
+        markers[closes.size()] = implicit_ ? syntax_.ends_implicit_at : std::string_view{};
+        markers[closes.size() + 1] = syntax_.yields_to;
         const auto m = find_marker(v, markers, false);
         emit(m.position, true, out);
         if (m.marker == marker_match::npos)
             return false;
-        // (find_marker numbers the non-empty markers only.)
-        if (m.marker != 0 && !syntax_.yields_to.empty() && buf_.view().starts_with(syntax_.yields_to)) {
+        const bool closing = m.marker < closes.size();
+        const auto spelling = closing ? close_.at(buf_.view()) : marker_spellings::match{};
+        if (closing && spelling.longer_pending && !at_end_)
+            return false;
+        if (!closing && !syntax_.yields_to.empty() && buf_.view().starts_with(syntax_.yields_to)) {
             switch (yields_here(buf_.view().substr(syntax_.yields_to.size()))) {
             case scan::follows::more: return false;   // `yields_to` and blanks so far: held
             case scan::follows::no:
@@ -185,8 +245,8 @@ private:
             case scan::follows::yes: break;
             }
         }
-        if (m.marker == 0)
-            emit(syntax_.close.size(), false, out);
+        if (closing)
+            emit(spelling.length, false, out);
         implicit_ = false;
         state_ = syntax_.recurs ? state::seek : state::content;
         return true;
@@ -201,9 +261,12 @@ private:
     }
 
     reasoning_syntax syntax_;
+    marker_spellings open_;
+    marker_spellings close_;
     scan_buffer buf_;
     state state_ = state::content;
     bool implicit_ = false;
+    bool at_end_ = false;   // in finalize(): no byte can continue a held spelling
 };
 
 } // namespace detail

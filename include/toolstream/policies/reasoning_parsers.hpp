@@ -30,6 +30,11 @@ struct reasoning_syntax {
     /// call's body: qwen3's `<function` or `{`); else it is reasoning text ("I could use
     /// <tool_call> here"). The look is bounded by max_leading_blanks.
     std::array<std::string_view, 2> yields_before{};
+    /// Other spellings of `open` and of `close` (granite's "Here's my response:"). Where one
+    /// spelling begins another, the longer wins: the shorter is held until a byte that cannot
+    /// continue the longer, or the end of the stream, decides.
+    std::array<std::string_view, 3> open_alternatives{};
+    std::array<std::string_view, 3> close_alternatives{};
 };
 
 /// `syntax` with the prompt's thinking state: `open` true when the chat template left a region
@@ -38,6 +43,13 @@ struct reasoning_syntax {
 constexpr reasoning_syntax with_thinking_open(reasoning_syntax syntax, bool open) noexcept
 {
     syntax.open_at_start = open;
+    return syntax;
+}
+
+/// `syntax` under another name: vLLM registers one parser class under several names.
+constexpr reasoning_syntax named(std::string_view name, reasoning_syntax syntax) noexcept
+{
+    syntax.name = name;
     return syntax;
 }
 
@@ -155,8 +167,63 @@ struct cohere_command4_reasoning {
         "cohere_command4", "<|START_THINKING|>", "<|END_THINKING|>", true, {}, {}, true, {}};
 };
 
-/// The reasoning parsers by name (the CLI's --reasoning-parser). fuzz_formats reaches the first
-/// 15 only: names whose syntax repeats an earlier one's (glm47, holo2, ernie45, olmo3) come last.
+/// Granite 3.2: plain-text markers in two spellings each ("Here is" or "Here's"), written by the
+/// model when the request enables thinking.
+struct granite_reasoning {
+    static constexpr reasoning_syntax syntax{
+        "granite", "Here is my thought process:", "Here is my response:", false, {}, {}, false, {},
+        {"Here's my thought process:"}, {"Here's my response:"}};
+};
+/// Hy3: vLLM's parser is the identity unless the request's reasoning effort is other than
+/// `no_think` (`--thinking-open yes`); then the region is open from the start.
+struct hy_v3_reasoning {
+    static constexpr reasoning_syntax syntax{"hy_v3", "<think>", "</think>", false, {}, {}, false, {}};
+};
+/// Hy4: the template puts `<think>` in the prompt (reasoning effort `high` by default).
+struct hy_v4_reasoning {
+    static constexpr reasoning_syntax syntax{"hy_v4", "<think>", "</think>", true, {}, {}, false, {}};
+};
+/// MiniMax M3: `<mm:think>…</mm:think>`, opened by the model unless the template's thinking_mode
+/// `enabled` prefilled the opener.
+struct minimax_m3_reasoning {
+    static constexpr reasoning_syntax syntax{"minimax_m3", "<mm:think>", "</mm:think>", false, {}, {}, false, {}};
+};
+/// Step 3.5: open from the start; one line break on each side of `</think>` belongs to it.
+struct step3p5_reasoning {
+    static constexpr reasoning_syntax syntax{
+        "step3p5", "<think>", "</think>", true, {}, {}, false, {}, {}, {"\n</think>\n", "\n</think>", "</think>\n"}};
+};
+/// Inkling: thinking blocks of special tokens, anywhere, ended by `<|end_message|>` or the
+/// end-of-sampling token; the `<|message_model|>` header before one is its markup, and a tool
+/// block ends one.
+struct inkling_reasoning {
+    static constexpr reasoning_syntax syntax{"inkling", "<|content_thinking|>", "<|end_message|>", false, {},
+                                             "<|content_invoke_tool_json|>", true, {},
+                                             {"<|message_model|><|content_thinking|>"}, {"<|content_model_end_sampling|>"}};
+};
+/// MuseGlimmer: `to=self<|message|>…<|eom|>` channels (or `<|eot|>`), several per turn.
+struct muse_glimmer_reasoning {
+    static constexpr reasoning_syntax syntax{
+        "muse_glimmer", "to=self<|message|>", "<|eom|>", false, {}, {}, true, {}, {}, {"<|eot|>"}};
+};
+/// vLLM's names for parser classes above: mimo is Qwen3's, ling3 the GLM-4.7 engine (thinking on
+/// by default), poolside_v1 deepseek_v3's (its change is to the prompt check only).
+struct mimo_reasoning {
+    static constexpr reasoning_syntax syntax = named("mimo", qwen3_reasoning::syntax);
+};
+struct ling3_reasoning {
+    static constexpr reasoning_syntax syntax = named("ling3", glm47_reasoning::syntax);
+};
+struct poolside_v1_reasoning {
+    static constexpr reasoning_syntax syntax = named("poolside_v1", deepseek_v3_reasoning::syntax);
+};
+/// vLLM's minimax_m2_append_think splits nothing: the output is content, after a `<think>` it
+/// inserts. No region here, and nothing inserted (every byte out is one the model wrote).
+struct minimax_m2_append_think_reasoning {
+    static constexpr reasoning_syntax syntax{"minimax_m2_append_think", {}, {}, false, {}, {}, false, {}};
+};
+
+/// The reasoning parsers by name (the CLI's --reasoning-parser); fuzz_formats picks among up to 255.
 inline constexpr std::array reasoning_parsers{
     deepseek_r1_reasoning::syntax, qwen3_reasoning::syntax, minimax_m2_reasoning::syntax,
     kimi_k2_reasoning::syntax, openai_gptoss_reasoning::syntax, seed_oss_reasoning::syntax,
@@ -164,6 +231,9 @@ inline constexpr std::array reasoning_parsers{
     glm45_reasoning::syntax, nemotron_v3_reasoning::syntax, hunyuan_a13b_reasoning::syntax,
     kimi_k3_reasoning::syntax, mistral_reasoning::syntax, gemma4_reasoning::syntax,
     glm47_reasoning::syntax, holo2_reasoning::syntax, ernie45_reasoning::syntax, olmo3_reasoning::syntax,
+    granite_reasoning::syntax, hy_v3_reasoning::syntax, hy_v4_reasoning::syntax, minimax_m3_reasoning::syntax,
+    step3p5_reasoning::syntax, inkling_reasoning::syntax, muse_glimmer_reasoning::syntax, mimo_reasoning::syntax,
+    ling3_reasoning::syntax, poolside_v1_reasoning::syntax, minimax_m2_append_think_reasoning::syntax,
     cohere_command3_reasoning::syntax, cohere_command4_reasoning::syntax};
 
 /// The reasoning parser called `name`, or nullptr.
