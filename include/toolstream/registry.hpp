@@ -27,6 +27,7 @@
 #include <toolstream/formats/jamba.hpp>
 #include <toolstream/formats/json_calls.hpp>
 #include <toolstream/formats/kimi_k2.hpp>
+#include <toolstream/formats/kimi_k3.hpp>
 #include <toolstream/formats/lfm2.hpp>
 #include <toolstream/formats/ling3.hpp>
 #include <toolstream/formats/llama3_json.hpp>
@@ -79,7 +80,7 @@ using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
                                       gemma4, functiongemma, step3p5, hy_v3, poolside_v1, ling3, inkling,
                                       granite, granite_20b_fc, hunyuan_a13b, jamba, phi4_mini_json, xlam, minimax, apertus,
                                       pythonic, llama4_pythonic, olmo3, lfm2, gigachat3,
-                                      cohere_command3, cohere_command4>;
+                                      cohere_command3, cohere_command4, kimi_k3>;
 
 /// Other names a policy answers to: {alias, name}.
 inline constexpr std::array<std::pair<std::string_view, std::string_view>, 4> policy_aliases{{

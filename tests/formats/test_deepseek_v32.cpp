@@ -47,14 +47,19 @@ TEST_CASE("deepseek_v32: a section of two calls, prose kept", "[formats][deepsee
         "<｜DSML｜invoke name=\"get_weather\">\n<｜DSML｜parameter name=\"location\" string=\"true\"> Bei\njing </｜DSML｜parameter>\n"
         "<｜DSML｜parameter name=\"units\" string=\"false\">{\"t\": \"C\"}</｜DSML｜parameter>\n</｜DSML｜invoke>\n"
         "</｜DSML｜function_calls>";
-    // Without schemas every value is a string, kept as written.
+    // Without schemas a string="true" value is a string kept as written, a string="false" one JSON.
     const auto r = run(input);
-    CHECK(calls(r) == "seg_2 get_weather {\"location\":\"杭州\",\"days\":\"3\"}\n"
-                      "seg_3 get_weather {\"location\":\" Bei\\njing \",\"units\":\"{\\\"t\\\": \\\"C\\\"}\"}\n");
+    CHECK(calls(r) == "seg_2 get_weather {\"location\":\"杭州\",\"days\":3}\n"
+                      "seg_3 get_weather {\"location\":\" Bei\\njing \",\"units\":{\"t\":\"C\"}}\n");
     CHECK(test::content_of_type(r.events, segment_type::text) == "I'll check both.\n\n");
     // With them, string="false" values convert by their type.
     CHECK(calls(run(input, with_schemas())) == "seg_2 get_weather {\"location\":\"杭州\",\"days\":3}\n"
                                                "seg_3 get_weather {\"location\":\" Bei\\njing \",\"units\":{\"t\":\"C\"}}\n");
+    // string="false" text that is not JSON stays a string; string="true" JSON text stays a string.
+    CHECK(calls(run("<｜DSML｜function_calls><｜DSML｜invoke name=\"f\"><｜DSML｜parameter name=\"a\" string=\"false\">tomorrow"
+                    "</｜DSML｜parameter><｜DSML｜parameter name=\"b\" string=\"true\">[1]</｜DSML｜parameter></｜DSML｜invoke>"
+                    "</｜DSML｜function_calls>"))
+          == "seg_1 f {\"a\":\"tomorrow\",\"b\":\"[1]\"}\n");
     // A call without parameters.
     CHECK(calls(run("<｜DSML｜function_calls><｜DSML｜invoke name=\"now\"></｜DSML｜invoke></｜DSML｜function_calls>")) == "seg_1 now {}\n");
 }

@@ -47,7 +47,7 @@ TEST_CASE("deepseek_v41: a section of two calls, prose kept", "[formats][deepsee
         "<｜DSML｜ parameter name=\"late\" string=\"false\">true</｜DSML｜ parameter>\n</｜DSML｜ invoke>\n"
         "</｜DSML｜ calls>";
     const auto r = run(input);
-    CHECK(calls(r) == "seg_2 book {\"room\":\"101\",\"nights\":\"2\"}\nseg_3 book {\"room\":\"café\",\"late\":\"true\"}\n");
+    CHECK(calls(r) == "seg_2 book {\"room\":\"101\",\"nights\":2}\nseg_3 book {\"room\":\"café\",\"late\":true}\n");
     CHECK(test::content_of_type(r.events, segment_type::text) == "Booking.\n\n");
     // With schemas the string-typed room stays "101" however it reads.
     CHECK(calls(run(input, with_schemas())) == "seg_2 book {\"room\":\"101\",\"nights\":2}\nseg_3 book {\"room\":\"café\",\"late\":true}\n");

@@ -91,6 +91,10 @@ inline constexpr format_sample format_samples[] = {
     {"gigachat3", "function call<|role_sep|>\n{\"name\": \"write_file\", \"arguments\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}", true},
     {"cohere_command3", "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"write_file\", \"parameters\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]<|END_ACTION|>", true},
     {"cohere_command4", "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"write_file\", \"parameters\": " TOOLSTREAM_SAMPLE_ARGS, "\"}}]<|END_ACTION|>", true},
+    {"kimi_k3",
+     "<|open|>tools<|sep|><|open|>call tool=\"write_file\" index=\"1\"<|sep|><|open|>argument key=\"path\" type=\"string\"<|sep|>src/app.py"
+     "<|close|>argument<|sep|><|open|>argument key=\"content\" type=\"string\"<|sep|>",
+     "<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>"},
     // Python strings: the JSON escape of the body is also a valid double-quoted Python string.
     {"pythonic", R"([write_file(path="src/app.py", content=")", "\")]", true},
     {"llama4_pythonic", R"(<|python_start|>[write_file(path="src/app.py", content=")", "\")]<|python_end|>", true},

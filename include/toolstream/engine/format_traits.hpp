@@ -46,6 +46,12 @@ struct call_markers {
     std::string_view close;
 };
 
+/// key_value: the attribute of a parameter's header that says how its value is written.
+struct value_type_attribute {
+    std::string_view name;         ///< the attribute (`string`, `type`); empty: none
+    std::string_view raw_string;   ///< the value meaning "raw text, a string"; any other: JSON
+};
+
 /// The tool name and call id a header gives.
 struct call_header {
     std::string name;
@@ -107,6 +113,10 @@ struct marker_format : format_defaults {
     static constexpr bool strip_value_newline = false;
     /// key_value: a value no schema types is JSON-decoded when it parses.
     static constexpr bool decode_untyped_values = false;
+    /// key_value: a value no schema types is JSON-decoded when it parses if its header (the bytes
+    /// between `parameter_open` and `parameter_name_end`) holds `NAME="V"` with V other than
+    /// `raw_string` (DSML's `string="false"`); absent or `raw_string`, it is a string.
+    static constexpr value_type_attribute typed_value_attribute{};
 
     /// The call a header names; by default the trimmed header is the tool name (none when empty).
     static std::optional<call_header> read_header(std::string_view header)

@@ -18,10 +18,11 @@ namespace toolstream {
 ///   `<｜DSML｜invoke name="NAME">` … `</｜DSML｜invoke>`, blanks between them; anything else ends
 ///   the section. A header that is not `name="NAME"` (blanks around) makes the opener text.
 /// - Parameters `<｜DSML｜parameter name="K" string="true|false">V</｜DSML｜parameter>`: values are
-///   raw text, kept as written (no line-break stripping), streamed as JSON string fragments;
-///   `write_file` streams its body live. With `options.schemas`, a value typed non-string by the
-///   tool's schema is held to its close and converted; without, every value is a string (as vLLM
-///   does: the `string` attribute only lets the schema convert a `string="false"` value).
+///   raw text, kept as written (no line-break stripping). A `string="true"` value streams as JSON
+///   string fragments; `write_file` streams its body live. A `string="false"` value is held to its
+///   close and JSON-decoded, a string when it does not parse (as vLLM does). With
+///   `options.schemas`, a value the tool's schema types follows the schema instead (a typed one
+///   is held to its close and converted).
 /// - `</｜DSML｜parameter>` ends a value only when blanks and then the next parameter or
 ///   `</｜DSML｜invoke>` follow (lookahead of 64 blanks, error::marker_too_long past it).
 /// - A stream that ends after `</｜DSML｜invoke>` (the section's close stripped) ENDs the call
@@ -37,6 +38,7 @@ struct deepseek_v32_format : marker_format {
     static constexpr std::string_view parameter_name_end = ">";
     static constexpr std::string_view value_close = "</\xef\xbd\x9c" "DSML\xef\xbd\x9c" "parameter>";
     static constexpr std::string_view parameters_close = "</\xef\xbd\x9c" "DSML\xef\xbd\x9c" "invoke>";
+    static constexpr value_type_attribute typed_value_attribute{"string", "true"};
 
     /// ` name="K" string="true"`: the key.
     static std::string read_parameter_name(std::string_view raw) { return std::string(quoted_name(raw).value_or("")); }

@@ -13,9 +13,9 @@ namespace toolstream {
 /// Traits of the deepseek_v4 format (text_format_traits): DeepSeek V3.2's DSML grammar (see
 /// deepseek_v32_format: invokes, parameters, values, end of stream) inside a section named
 /// `tool_calls` rather than `function_calls`, as vLLM's DeepSeekV4Parser differs from V3.2's.
-/// - Values are raw text streamed as JSON string fragments; `write_file` streams its body live.
-///   With `options.schemas`, a value typed non-string is held to its close and converted.
-///   Without, every value is a string (vLLM JSON-decodes a `string="false"` value even then).
+/// - Values as V3.2's: a `string="true"` value streams as JSON string fragments (`write_file`
+///   streams its body live), a `string="false"` value is JSON-decoded when it parses, and a value
+///   typed by `options.schemas` follows the schema.
 /// - Reasoning (`<think>…</think>`, open from the start unless thinking is off; vLLM ends it at
 ///   the section's opener too) comes from a reasoning parser.
 struct deepseek_v4_format : deepseek_v32_format {

@@ -14,9 +14,9 @@ namespace toolstream {
 /// deepseek_v32_format) with V4.1's markers, where a space follows `｜DSML｜` and the section is
 /// `calls`. The attributes are read as V3.2's: ` name="NAME"` on an invoke, ` name="K"
 /// string="…"` on a parameter.
-/// - Values are raw text streamed as JSON string fragments; `write_file` streams its body live.
-///   With `options.schemas`, a value typed non-string is held to its close and converted.
-///   Without, every value is a string (vLLM JSON-decodes a `string="false"` value even then).
+/// - Values as V3.2's: a `string="true"` value streams as JSON string fragments (`write_file`
+///   streams its body live), a `string="false"` value is JSON-decoded when it parses, and a value
+///   typed by `options.schemas` follows the schema.
 /// - A value whose `</｜DSML｜ parameter>` is missing ends where the next parameter opens at the
 ///   start of a line (vLLM: wherever it opens).
 /// - Reasoning (`<think>…</think>`, open from the start unless thinking is off; vLLM ends it at

@@ -4,6 +4,7 @@
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/quoted_attribute.hpp>
 #include <toolstream/engine/detail/parameter_value_end.hpp>
 #include <toolstream/engine/format_reader.hpp>
 #include <toolstream/engine/format_traits.hpp>
@@ -37,9 +38,10 @@ namespace toolstream::detail {
 /// With schemas, a tool_call's value whose property has a type other than a plain string (a
 /// non-string, nullable or union type) is held (up to the cap) and its fragment `"KEY":VALUE`
 /// goes out converted (convert_raw_parameter) when it closes; past the cap it streams as a
-/// string (error::marker_too_long). With `T::decode_untyped_values`, a value no schema types is
-/// held the same way and JSON-decoded when it parses (decode_raw_parameter; past the cap a
-/// string, nothing reported). Other values stream.
+/// string (error::marker_too_long). With `T::decode_untyped_values`, or when its header's
+/// `T::typed_value_attribute` says JSON, a value no schema types is held the same way and
+/// JSON-decoded when it parses (decode_raw_parameter; past the cap a string, nothing reported).
+/// Other values stream.
 template<class T>
 class key_value_reader {
 public:
@@ -129,6 +131,7 @@ private:
     static constexpr bool ignore_case = T::ignore_case;
     // A value no schema types is JSON-decoded when it parses (glm45, as vLLM reads it).
     static constexpr bool decode_untyped = T::decode_untyped_values;
+    static constexpr value_type_attribute value_type = T::typed_value_attribute;
 
     template<class W>
     bool between(block_context<W>& ctx)
@@ -161,9 +164,11 @@ private:
             phase_ = phase::between;
             return true;
         }
-        const std::string key = T::read_parameter_name(w.substr(0, m.position));
+        const std::string_view header = w.substr(0, m.position);
+        const std::string key = T::read_parameter_name(header);
+        const bool json = written_as_json(header);
         ctx.take(m.position + parameter_name_end.size(), byte_role::call_text);
-        route(key, ctx);
+        route(key, json, ctx);
         phase_ = value_open_marker.empty() ? phase::value : phase::value_open;
         at_value_start_ = true;
         return true;
@@ -232,9 +237,20 @@ private:
         phase_ = phase::between;
     }
 
-    // Routes the value of `key`, and opens its argument fragment.
+    // Whether a parameter's header marks its value as JSON (typed_value_attribute).
+    static bool written_as_json(std::string_view header) noexcept
+    {
+        if constexpr (value_type.name.empty()) {
+            return false;
+        } else {
+            const auto written = quoted_attribute(header, value_type.name);
+            return written && *written != value_type.raw_string;
+        }
+    }
+
+    // Routes the value of `key` (`json`: its header marks it JSON), and opens its argument fragment.
     template<class W>
-    void route(std::string_view key, block_context<W>& ctx)
+    void route(std::string_view key, bool json, block_context<W>& ctx)
     {
         value_.clear();
         line_start_ = false;
@@ -251,7 +267,7 @@ private:
         append_json_string(scratch_, key);
         scratch_.push_back(':');
         const raw_type type = raw_type_of(schemas_ != nullptr ? schemas_->property(tool_, key) : nullptr);
-        decode_ = use_ == use::argument && decode_untyped && type.count == 0 && !type.nullable;
+        decode_ = use_ == use::argument && (decode_untyped || json) && type.count == 0 && !type.nullable;
         typed_ = use_ == use::argument && (decode_ || !type.is_plain_string());
         if (typed_)
             return;   // the fragment waits for the converted value
@@ -313,7 +329,7 @@ private:
     const tool_syntax* syntax_ = nullptr;
     bool any_ = false;             // a parameter was read (the fragments opened with `{`)
     bool typed_ = false;           // the value is held in value_ for its schema type; scratch_ holds `"KEY":`
-    bool decode_ = false;          // typed_ without a type: JSON-decoded when it parses (decode_untyped)
+    bool decode_ = false;          // typed_ without a type: JSON-decoded when it parses
     const tool_schemas* schemas_ = nullptr;
     std::string tool_;
     std::size_t cap_ = 4096;
