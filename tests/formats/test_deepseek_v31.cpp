@@ -84,7 +84,7 @@ TEST_CASE("deepseek_v31: generated inputs and a 1 MiB body", "[formats][deepseek
         body += "line " + std::to_string(body.size()) + " \\\"q\\\" <｜tool▁call▁end｜>\\n";
     const std::string input = "Writing.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>write_file<｜tool▁sep｜>{\"path\":\"big\",\"content\":\""
         + body + "\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
-    handler<deepseek_v31, null_sink> h(null_sink{});
+    handler<deepseek_v31, test::contract_recording_sink> h(test::quiet_sink());
     std::size_t most = 0;
     for (std::size_t at = 0; at < input.size(); at += 4096) {
         REQUIRE(!h.feed(std::string_view(input).substr(at, 4096)));

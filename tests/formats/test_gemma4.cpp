@@ -183,7 +183,7 @@ TEST_CASE("gemma4: a 1 MiB write_file streams with a bounded hold", "[formats][g
     const std::string input = "Prose first.\n<|tool_call>call:write_file{path:<|\"|>big.txt<|\"|>,content:<|\"|>" + body
                               + "<|\"|>}<tool_call|>\nProse after.";
     for (std::size_t chunk : {std::size_t{7}, std::size_t{4096}}) {
-        handler<gemma4, null_sink> h(null_sink{});
+        handler<gemma4, test::contract_recording_sink> h(test::quiet_sink());
         std::size_t most = 0;
         for (std::size_t at = 0; at < input.size(); at += chunk) {
             REQUIRE(!h.feed(std::string_view(input).substr(at, chunk)));

@@ -101,7 +101,7 @@ TEST_CASE("openai: a 1 MiB write_file body streams with a bounded hold", "[forma
                               "to=functions.write_file <|constrain|>json<|message|>{\"path\": \"big.txt\", \"content\": \""
                               + body + "\"}<|call|>";
     for (std::size_t chunk : {std::size_t{7}, std::size_t{4096}}) {
-        handler<harmony, null_sink> h(null_sink{});
+        handler<harmony, test::contract_recording_sink> h(test::quiet_sink());
         std::size_t most = 0;
         for (std::size_t at = 0; at < input.size(); at += chunk) {
             REQUIRE(!h.feed(std::string_view(input).substr(at, chunk)));

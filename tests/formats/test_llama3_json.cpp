@@ -82,7 +82,7 @@ TEST_CASE("llama3_json: a 1 MiB write_file body streams with a bounded hold", "[
     const std::string input = "{\"name\": \"write_file\", \"parameters\": {\"path\": \"big.txt\", \"content\": \"" + body
                               + "\"}}\nAfter.";
     for (std::size_t chunk : {std::size_t{7}, std::size_t{4096}}) {
-        handler<llama3_json, null_sink> h(null_sink{});
+        handler<llama3_json, test::contract_recording_sink> h(test::quiet_sink());
         std::size_t most = 0;
         for (std::size_t at = 0; at < input.size(); at += chunk) {
             REQUIRE(!h.feed(std::string_view(input).substr(at, chunk)));

@@ -92,7 +92,7 @@ TEST_CASE("mistral: a 1 MiB write_file body streams with a bounded hold", "[form
     }
     const std::string input = "ok [TOOL_CALLS]write_file[ARGS]{\"path\": \"big.txt\", \"content\": \"" + body + "\"} done";
     for (std::size_t chunk : {std::size_t{7}, std::size_t{4096}}) {
-        handler<mistral_calls, null_sink> h(null_sink{});
+        handler<mistral_calls, test::contract_recording_sink> h(test::quiet_sink());
         std::size_t most = 0;
         for (std::size_t at = 0; at < input.size(); at += chunk) {
             REQUIRE(!h.feed(std::string_view(input).substr(at, chunk)));

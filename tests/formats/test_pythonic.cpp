@@ -212,7 +212,7 @@ TEST_CASE("pythonic: a 1 MiB write_file body streams with a bounded hold", "[for
     }
     const std::string input = "ok [write_file(path='big.py', content=\"" + body + "\")] done";
     for (std::size_t chunk : {std::size_t{7}, std::size_t{4096}}) {
-        handler<pythonic, null_sink> h(null_sink{});
+        handler<pythonic, test::contract_recording_sink> h(test::quiet_sink());
         std::size_t most = 0;
         for (std::size_t at = 0; at < input.size(); at += chunk) {
             REQUIRE(!h.feed(std::string_view(input).substr(at, chunk)));

@@ -83,7 +83,7 @@ TEST_CASE("qwen3_coder: schemas type the values as vLLM does", "[formats][qwen3_
 
 TEST_CASE("qwen3_coder: a string value streams, a typed one is held to its close", "[formats][qwen3_coder][schemas]")
 {
-    handler<qwen3_coder> h(recording_sink{}, {}, qwen3_coder(with_schemas()));
+    handler<qwen3_coder, test::contract_recording_sink> h(test::contract_recording_sink{}, {}, qwen3_coder(with_schemas()));
     REQUIRE(!h.feed("<tool_call>\n<function=get_weather>\n<parameter=city>\nLong city name, "));
     CHECK(test::content_of_type(h.events(), segment_type::tool_call).find("Long city name, ") != std::string::npos);
     CHECK(h.policy().held_bytes() < 16);
@@ -97,7 +97,7 @@ TEST_CASE("qwen3_coder: a string value streams, a typed one is held to its close
     const std::string digits(60, '7');
     const std::string input = "<tool_call>\n<function=get_weather>\n<parameter=days>\n" + digits
         + "\n</parameter>\n</function>\n</tool_call>";
-    handler<qwen3_coder> capped(recording_sink{}, {}, qwen3_coder(with_schemas(40)));
+    handler<qwen3_coder, test::contract_recording_sink> capped(test::contract_recording_sink{}, {}, qwen3_coder(with_schemas(40)));
     CHECK(capped.feed(input) == error::marker_too_long);
     REQUIRE(!capped.finalize());
     REQUIRE(capped.invocations().size() == 1);
@@ -175,7 +175,7 @@ TEST_CASE("qwen3_coder: a 1 MiB write_file streams with a bounded hold", "[forma
     const std::string input = "Prose.\n<tool_call>\n<function=write_file>\n<parameter=path>\nbig.txt\n</parameter>\n"
                               "<parameter=content>\n" + body + "\n</parameter>\n</function>\n</tool_call>\nAfter.";
     for (std::size_t chunk : {std::size_t{7}, std::size_t{4096}}) {
-        handler<qwen3_coder, null_sink> h(null_sink{});
+        handler<qwen3_coder, test::contract_recording_sink> h(test::quiet_sink());
         std::size_t most = 0;
         for (std::size_t at = 0; at < input.size(); at += chunk) {
             REQUIRE(!h.feed(std::string_view(input).substr(at, chunk)));

@@ -35,7 +35,9 @@ template<class Policy, class Options>
 void check_held(const Options& options, std::string_view head, std::string_view unit, std::size_t bound,
                 std::size_t total = 256 * 1024)
 {
-    handler<Policy, test::reconstruction_sink> h(test::reconstruction_sink{}, {}, Policy(options));
+    test::contract_recording_sink sink;
+    sink.record_events = false;
+    handler<Policy, test::contract_recording_sink> h(std::move(sink), {}, Policy(options));
     std::string input(head);
     while (input.size() < total)
         input += unit;

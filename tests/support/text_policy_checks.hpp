@@ -38,18 +38,43 @@ struct policy_run {
     std::vector<tool_invocation> invocations;
 };
 
-/// A recording sink that also checks the argument-fragment contract of every tool segment.
+/// The one sink of every check here (one handler<Policy, Sink> instantiation per policy, which
+/// keeps the format tests' build small): records the events, checks the argument-fragment contract
+/// of every tool segment, and puts text, content deltas and consumed markup back together in
+/// emission order. With `decoded_bodies`, the content of file and shell segments is left out of
+/// `bytes`: it is decoded from JSON, whose raw bytes the policy reports as markup.
 struct contract_recording_sink : recording_sink {
     argument_contract_checker contract;
+    bool record_events = true;   ///< off: no events kept (long runs)
+    bool reconstruct = true;     ///< off: `bytes` stays empty (long runs)
+    bool decoded_bodies = false;
+    std::string bytes;
 
     using recording_sink::operator();
     void operator()(const segment_event& e)
     {
         contract(e);
-        recording_sink::operator()(e);
+        if (reconstruct && e.type == segment_event_type::SEGMENT_CONTENT
+            && !(decoded_bodies && find_tool_syntax(e.segment_kind) != nullptr))
+            bytes += e.delta;
+        if (record_events)
+            recording_sink::operator()(e);
     }
     void operator()(const argument_fragment& f) { contract(f); }
+    void operator()(consumed_markup m)
+    {
+        if (reconstruct)
+            bytes += m.bytes;
+    }
 };
+
+/// The checks' sink, keeping neither events nor bytes: for long runs.
+inline contract_recording_sink quiet_sink()
+{
+    contract_recording_sink s;
+    s.record_events = s.reconstruct = false;
+    return s;
+}
 
 /// REQUIREs that a finished run kept the argument-fragment contract.
 inline void require_contract_kept(const argument_contract_checker& contract)
@@ -121,25 +146,6 @@ constexpr bool decodes_file_bodies() noexcept
         return false;
 }
 
-/// Puts text deltas, content deltas and consumed markup back together in emission order. With
-/// `decoded_bodies`, the content of file and shell segments is left out: it is decoded from
-/// JSON, whose raw bytes the policy reports as markup. Checks the argument contract too.
-struct reconstruction_sink {
-    bool decoded_bodies = false;
-    std::string bytes;
-    argument_contract_checker contract;
-
-    void operator()(const segment_event& e)
-    {
-        contract(e);
-        if (e.type == segment_event_type::SEGMENT_CONTENT
-            && !(decoded_bodies && find_tool_syntax(e.segment_kind) != nullptr))
-            bytes += e.delta;
-    }
-    void operator()(consumed_markup m) { bytes += m.bytes; }
-    void operator()(const argument_fragment& f) { contract(f); }
-};
-
 /// Every input byte must land exactly once in text, a segment's content or consumed markup, in
 /// input order, whatever the chunking (including a stream cut off anywhere: finalize flushes).
 /// Runs whole, in 1-byte chunks and in three random chunkings, each with a fresh `Policy(args...)`.
@@ -147,8 +153,10 @@ template<class Policy, class... Args>
 void check_byte_conservation(std::string_view input, const Args&... args)
 {
     auto run = [&](const std::vector<std::string_view>& pieces) {
-        handler<Policy, reconstruction_sink> h(reconstruction_sink{decodes_file_bodies<Policy>(), {}, {}}, {},
-                                               Policy(args...));
+        contract_recording_sink sink;
+        sink.record_events = false;
+        sink.decoded_bodies = decodes_file_bodies<Policy>();
+        handler<Policy, contract_recording_sink> h(std::move(sink), {}, Policy(args...));
         for (auto piece : pieces)
             REQUIRE(fed_cleanly(h.feed(piece)));
         REQUIRE(!h.finalize());
@@ -220,7 +228,7 @@ void check_bounded_holdback(std::size_t bound, std::size_t total, const Args&...
         prose += p;
     while (prose.size() < 64 * 1024)
         prose += prose;
-    handler<Policy, null_sink> h(null_sink{}, {}, Policy(args...));
+    handler<Policy, contract_recording_sink> h(quiet_sink(), {}, Policy(args...));
     std::mt19937 rng(99);
     std::size_t fed = 0, most = 0;
     while (fed < total) {

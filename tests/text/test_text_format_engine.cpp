@@ -276,7 +276,7 @@ TEST_CASE("engine/hermes: a 1 MiB body streams in pieces and holds nothing back"
         body += "line " + std::to_string(body.size()) + " \\\"quoted\\\" \\u00e9\\n";
     const std::string input = "<tool_call>{\"name\":\"write_file\",\"arguments\":{\"path\":\"big.txt\",\"content\":\"" + body
         + "\"}}</tool_call>";
-    handler<hermes, null_sink> h(null_sink{});
+    handler<hermes, test::contract_recording_sink> h(test::quiet_sink());
     std::size_t most = 0;
     for (std::size_t at = 0; at < input.size(); at += 4096) {
         REQUIRE(!h.feed(std::string_view(input).substr(at, 4096)));
