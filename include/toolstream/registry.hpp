@@ -83,11 +83,18 @@ using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
                                       cohere_command3, cohere_command4, kimi_k3>;
 
 /// Other names a policy answers to: {alias, name}.
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 4> policy_aliases{{
+/// vLLM's unified parser names (reasoning and tool calls together) name the format of their tool
+/// calls here; the reasoning parser of the same name is chosen apart (--reasoning-parser).
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 9> policy_aliases{{
     {"passthrough", "api_tool_call"},
     {"glm47", "glm45"},               // vLLM: one parser class (Glm47MoeModelToolParser) for both names
+    {"glm47_moe", "glm45"},           // the unified GLM-4.7 parser, the same calls
     {"qwen3", "qwen3_coder"},         // vLLM's unified Qwen3Parser reads qwen3_coder's calls
     {"llama4_json", "llama3_json"},   // vLLM registers one parser class under both names
+    {"harmony", "openai"},            // gpt-oss: the unified name of the harmony format
+    {"granite_thinking", "granite"},  // Granite with thinking: granite's calls, its reasoning apart
+    {"nemotron_v3", "qwen3_coder"},   // Nemotron 3 writes Qwen3-Coder's XML calls
+    {"cohere_command", "cohere_command3"},   // Command A / R7B; Command A Reasoning is cohere_command4
 }};
 
 namespace detail {
