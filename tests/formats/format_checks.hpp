@@ -14,6 +14,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -43,6 +44,30 @@ policy_run run_checked(std::string_view input, const Args&... args)
     check_chunk_invariance<Policy>(input, args...);
     check_byte_conservation<Policy>(input, args...);
     return run_whole<Policy>(input, args...);
+}
+
+/// An input of one `write_file` call with a large body (prose around it): fed in 7-byte and 4 KiB
+/// chunks, the policy holds fewer than `max_held` bytes after every feed, and the one invocation is
+/// complete with `content` equal to `decoded`; then bytes are conserved over its first `conserved`.
+template<class Policy>
+void check_large_body(std::string_view input, std::string_view decoded, std::size_t max_held,
+                      std::size_t conserved = std::size_t{1} << 16)
+{
+    for (const std::size_t chunk : {std::size_t{7}, std::size_t{4096}}) {
+        INFO("chunks of " << chunk);
+        handler<Policy, contract_recording_sink> h(quiet_sink());
+        std::size_t most = 0;
+        for (std::size_t at = 0; at < input.size(); at += chunk) {
+            REQUIRE(!h.feed(input.substr(at, chunk)));
+            most = std::max(most, h.policy().held_bytes());
+        }
+        REQUIRE(!h.finalize());
+        CHECK(most < max_held);
+        REQUIRE(h.invocations().size() == 1);
+        CHECK(h.invocations()[0].is_complete());
+        CHECK(h.invocations()[0].arguments.at("content").as_string() == decoded);
+    }
+    check_byte_conservation<Policy>(input.substr(0, conserved));
 }
 
 /// One line per segment: type, START metadata (when any), coalesced content, END status (when

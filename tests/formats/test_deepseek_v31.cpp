@@ -5,6 +5,8 @@
 #include "catch_compat.hpp"
 #include "formats/format_checks.hpp"
 
+#include <boost/json/parse.hpp>
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -84,15 +86,5 @@ TEST_CASE("deepseek_v31: generated inputs and a 1 MiB body", "[formats][deepseek
         body += "line " + std::to_string(body.size()) + " \\\"q\\\" <｜tool▁call▁end｜>\\n";
     const std::string input = "Writing.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>write_file<｜tool▁sep｜>{\"path\":\"big\",\"content\":\""
         + body + "\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
-    handler<deepseek_v31, test::contract_recording_sink> h(test::quiet_sink());
-    std::size_t most = 0;
-    for (std::size_t at = 0; at < input.size(); at += 4096) {
-        REQUIRE(!h.feed(std::string_view(input).substr(at, 4096)));
-        most = std::max(most, h.policy().held_bytes());
-    }
-    REQUIRE(!h.finalize());
-    CHECK(most < 64);
-    REQUIRE(h.invocations().size() == 1);
-    CHECK(h.invocations()[0].is_complete());
-    CHECK(h.invocations()[0].arguments.at("content").as_string().size() > (std::size_t{1} << 19));
+    test::check_large_body<deepseek_v31>(input, std::string(boost::json::parse("\"" + body + "\"").as_string()), 64);
 }

@@ -100,14 +100,5 @@ TEST_CASE("glm45: a 1 MiB write_file streams with a bounded hold", "[formats][gl
         body += "line " + std::to_string(body.size()) + " </arg_value> \xc3\xa9\n";
     const std::string input = "Prose.\n<tool_call>write_file\n<arg_key>path</arg_key>\n<arg_value>big.txt</arg_value>\n"
                               "<arg_key>content</arg_key>\n<arg_value>" + body + "</arg_value>\n</tool_call>\nAfter.";
-    handler<glm45, test::contract_recording_sink> h(test::quiet_sink());
-    std::size_t most = 0;
-    for (std::size_t at = 0; at < input.size(); at += 7) {
-        REQUIRE(!h.feed(std::string_view(input).substr(at, 7)));
-        most = std::max(most, h.policy().held_bytes());
-    }
-    REQUIRE(!h.finalize());
-    CHECK(most < 128);
-    REQUIRE(h.invocations().size() == 1);
-    CHECK(h.invocations()[0].arguments.at("content").as_string() == body);
+    test::check_large_body<glm45>(input, body, 128);
 }

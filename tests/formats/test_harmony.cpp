@@ -100,18 +100,5 @@ TEST_CASE("openai: a 1 MiB write_file body streams with a bounded hold", "[forma
     const std::string input = "<|channel|>analysis<|message|>Plan.<|end|><|start|>assistant<|channel|>commentary "
                               "to=functions.write_file <|constrain|>json<|message|>{\"path\": \"big.txt\", \"content\": \""
                               + body + "\"}<|call|>";
-    for (std::size_t chunk : {std::size_t{7}, std::size_t{4096}}) {
-        handler<harmony, test::contract_recording_sink> h(test::quiet_sink());
-        std::size_t most = 0;
-        for (std::size_t at = 0; at < input.size(); at += chunk) {
-            REQUIRE(!h.feed(std::string_view(input).substr(at, chunk)));
-            most = std::max(most, h.policy().held_bytes());
-        }
-        REQUIRE(!h.finalize());
-        CHECK(most < 256);
-        REQUIRE(h.invocations().size() == 1);
-        CHECK(h.invocations()[0].is_complete());
-        CHECK(h.invocations()[0].arguments.at("content").as_string() == decoded);
-    }
-    test::check_byte_conservation<harmony>(std::string_view(input).substr(0, 1 << 16));
+    test::check_large_body<harmony>(input, decoded, 256);
 }

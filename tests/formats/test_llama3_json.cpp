@@ -81,18 +81,5 @@ TEST_CASE("llama3_json: a 1 MiB write_file body streams with a bounded hold", "[
     }
     const std::string input = "{\"name\": \"write_file\", \"parameters\": {\"path\": \"big.txt\", \"content\": \"" + body
                               + "\"}}\nAfter.";
-    for (std::size_t chunk : {std::size_t{7}, std::size_t{4096}}) {
-        handler<llama3_json, test::contract_recording_sink> h(test::quiet_sink());
-        std::size_t most = 0;
-        for (std::size_t at = 0; at < input.size(); at += chunk) {
-            REQUIRE(!h.feed(std::string_view(input).substr(at, chunk)));
-            most = std::max(most, h.policy().held_bytes());
-        }
-        REQUIRE(!h.finalize());
-        CHECK(most < 128);
-        REQUIRE(h.invocations().size() == 1);
-        CHECK(h.invocations()[0].is_complete());
-        CHECK(h.invocations()[0].arguments.at("content").as_string() == decoded);
-    }
-    test::check_byte_conservation<llama3_json>(std::string_view(input).substr(0, 1 << 16));
+    test::check_large_body<llama3_json>(input, decoded, 128);
 }

@@ -91,18 +91,5 @@ TEST_CASE("mistral: a 1 MiB write_file body streams with a bounded hold", "[form
         decoded += "line with \"quotes\" and [TOOL_CALLS] \xc3\xa9\n";
     }
     const std::string input = "ok [TOOL_CALLS]write_file[ARGS]{\"path\": \"big.txt\", \"content\": \"" + body + "\"} done";
-    for (std::size_t chunk : {std::size_t{7}, std::size_t{4096}}) {
-        handler<mistral_calls, test::contract_recording_sink> h(test::quiet_sink());
-        std::size_t most = 0;
-        for (std::size_t at = 0; at < input.size(); at += chunk) {
-            REQUIRE(!h.feed(std::string_view(input).substr(at, chunk)));
-            most = std::max(most, h.policy().held_bytes());
-        }
-        REQUIRE(!h.finalize());
-        CHECK(most < 128);
-        REQUIRE(h.invocations().size() == 1);
-        CHECK(h.invocations()[0].is_complete());
-        CHECK(h.invocations()[0].arguments.at("content").as_string() == decoded);
-    }
-    test::check_byte_conservation<mistral_calls>(std::string_view(input).substr(0, 1 << 16));
+    test::check_large_body<mistral_calls>(input, decoded, 128);
 }

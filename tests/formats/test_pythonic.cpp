@@ -211,20 +211,7 @@ TEST_CASE("pythonic: a 1 MiB write_file body streams with a bounded hold", "[for
         decoded += "print('it's \xc3\xa9', \"[x(a=1)]\") \xc3\xa9\n";
     }
     const std::string input = "ok [write_file(path='big.py', content=\"" + body + "\")] done";
-    for (std::size_t chunk : {std::size_t{7}, std::size_t{4096}}) {
-        handler<pythonic, test::contract_recording_sink> h(test::quiet_sink());
-        std::size_t most = 0;
-        for (std::size_t at = 0; at < input.size(); at += chunk) {
-            REQUIRE(!h.feed(std::string_view(input).substr(at, chunk)));
-            most = std::max(most, h.policy().held_bytes());
-        }
-        REQUIRE(!h.finalize());
-        CHECK(most < 128);
-        REQUIRE(h.invocations().size() == 1);
-        CHECK(h.invocations()[0].is_complete());
-        CHECK(h.invocations()[0].arguments.at("content").as_string() == decoded);
-    }
-    test::check_byte_conservation<pythonic>(std::string_view(input).substr(0, 1 << 14));
+    test::check_large_body<pythonic>(input, decoded, 128, std::size_t{1} << 14);
 }
 
 TEST_CASE("pythonic: a token or an undecided container past max_held fails the same at any chunking", "[formats][pythonic]")

@@ -174,18 +174,5 @@ TEST_CASE("qwen3_coder: a 1 MiB write_file streams with a bounded hold", "[forma
         body += "line " + std::to_string(body.size()) + " </parameter> \"q\" \xc3\xa9\n";
     const std::string input = "Prose.\n<tool_call>\n<function=write_file>\n<parameter=path>\nbig.txt\n</parameter>\n"
                               "<parameter=content>\n" + body + "\n</parameter>\n</function>\n</tool_call>\nAfter.";
-    for (std::size_t chunk : {std::size_t{7}, std::size_t{4096}}) {
-        handler<qwen3_coder, test::contract_recording_sink> h(test::quiet_sink());
-        std::size_t most = 0;
-        for (std::size_t at = 0; at < input.size(); at += chunk) {
-            REQUIRE(!h.feed(std::string_view(input).substr(at, chunk)));
-            most = std::max(most, h.policy().held_bytes());
-        }
-        REQUIRE(!h.finalize());
-        CHECK(most < 128);
-        REQUIRE(h.invocations().size() == 1);
-        CHECK(h.invocations()[0].is_complete());
-        CHECK(h.invocations()[0].arguments.at("content").as_string() == body);
-    }
-    test::check_byte_conservation<qwen3_coder>(std::string_view(input).substr(0, 1 << 16));
+    test::check_large_body<qwen3_coder>(input, body, 128);
 }
