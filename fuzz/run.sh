@@ -69,7 +69,7 @@ if ! command -v "$cxx" >/dev/null || [ ! -e /usr/include/boost/json.hpp ] \
 fi
 
 # --- build (skipped for a target whose binary is newer than every header and its source) ---------
-flags=(-std=c++20 -O2 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
+flags=(-std=c++20 -O2 -g1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=undefined -Wall -Wextra -Wpedantic -Werror
        -I"$repo/include" -I"$repo/tests")
 build() {
