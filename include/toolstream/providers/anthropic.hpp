@@ -42,7 +42,7 @@ struct anthropic {};
 ///   call the splice cut short was already streamed; it just never completes. A message that
 ///   starts after `message_stop` numbers its calls after the previous message's blocks.
 template<>
-struct provider_converter<anthropic> {
+struct provider_converter<anthropic> : converter_defaults<provider_converter<anthropic>> {
     static constexpr framing wire_framing = framing::sse;
     static constexpr std::string_view name = "anthropic";
 
@@ -64,21 +64,9 @@ struct provider_converter<anthropic> {
     /// Blocks per message beyond which an index is taken as hostile rather than allocated.
     static constexpr std::size_t max_blocks = 4096;
 
-    /// Converts one event. error::out_of_memory when an allocation fails: the rest of the event
-    /// is dropped, and later events still convert.
-    template<chunk_consumer Emit>
-    error_code convert(const wire_event& ev, Emit& emit)
-    {
-        return detail::guard_allocation([&] { return convert_event(ev, emit); });
-    }
-
-    /// Nothing is held back: every delta was emitted when it arrived.
-    template<chunk_consumer Emit>
-    void finish(Emit&)
-    {
-    }
-
 private:
+    friend struct converter_defaults<provider_converter<anthropic>>;
+
     template<class Emit>
     error_code convert_event(const wire_event& ev, Emit& emit)
     {

@@ -48,7 +48,7 @@ struct gemini {};
 /// - An `{"error": {"message": ...}}` body, alone or in a JSON array as Gemini sends it outside
 ///   SSE framing, sets `error` on choice 0, with `finish` error.
 template<>
-struct provider_converter<gemini> {
+struct provider_converter<gemini> : converter_defaults<provider_converter<gemini>> {
     static constexpr framing wire_framing = framing::sse;
     static constexpr std::string_view name = "gemini";
 
@@ -73,14 +73,6 @@ struct provider_converter<gemini> {
     /// handler downstream); such a candidate is skipped with error::invalid_payload.
     static constexpr std::size_t max_candidates = 128;
 
-    /// Converts one event. error::out_of_memory when an allocation fails: the rest of the event
-    /// is dropped, and later events still convert.
-    template<chunk_consumer Emit>
-    error_code convert(const wire_event& ev, Emit& emit)
-    {
-        return detail::guard_allocation([&] { return convert_event(ev, emit); });
-    }
-
     /// Gives each call still streaming its closing text (never `is_complete`). Should memory run
     /// out, that text is dropped: such a call ends incomplete either way.
     template<chunk_consumer Emit>
@@ -101,6 +93,8 @@ struct provider_converter<gemini> {
     }
 
 private:
+    friend struct converter_defaults<provider_converter<gemini>>;
+
     template<class Emit>
     error_code convert_event(const wire_event& ev, Emit& emit)
     {

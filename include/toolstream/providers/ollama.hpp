@@ -35,7 +35,7 @@ struct ollama {};
 /// - `model`, repeated on every line, comes once, with the first chunk emitted (there is no id).
 /// - An `{"error": "..."}` line sets `error`, with `finish` error.
 template<>
-struct provider_converter<ollama> {
+struct provider_converter<ollama> : converter_defaults<provider_converter<ollama>> {
     static constexpr framing wire_framing = framing::ndjson;
     static constexpr std::string_view name = "ollama";
 
@@ -46,21 +46,9 @@ struct provider_converter<ollama> {
         return done_reason == "length" ? finish_kind::length : finish_kind::stop;
     }
 
-    /// Converts one event. error::out_of_memory when an allocation fails: the rest of the event
-    /// is dropped, and later events still convert.
-    template<chunk_consumer Emit>
-    error_code convert(const wire_event& ev, Emit& emit)
-    {
-        return detail::guard_allocation([&] { return convert_event(ev, emit); });
-    }
-
-    /// Ollama sends nothing in pieces: there is nothing to flush.
-    template<chunk_consumer Emit>
-    void finish(Emit&)
-    {
-    }
-
 private:
+    friend struct converter_defaults<provider_converter<ollama>>;
+
     template<class Emit>
     error_code convert_event(const wire_event& ev, Emit& emit)
     {

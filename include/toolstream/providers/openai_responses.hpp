@@ -43,7 +43,7 @@ struct openai_responses {};
 ///   response's error give the provider's message (nested `{"error":{"message"}}` or flat
 ///   `{"message"}`), and an `error` event gives `finish` error.
 template<>
-struct provider_converter<openai_responses> {
+struct provider_converter<openai_responses> : converter_defaults<provider_converter<openai_responses>> {
     static constexpr framing wire_framing = framing::sse;
     static constexpr std::string_view name = "openai_responses";
 
@@ -63,21 +63,9 @@ struct provider_converter<openai_responses> {
     /// Output items per response beyond which an `output_index` is taken as hostile.
     static constexpr std::size_t max_items = 4096;
 
-    /// Converts one event. error::out_of_memory when an allocation fails: the rest of the event
-    /// is dropped, and later events still convert.
-    template<chunk_consumer Emit>
-    error_code convert(const wire_event& ev, Emit& emit)
-    {
-        return detail::guard_allocation([&] { return convert_event(ev, emit); });
-    }
-
-    /// Nothing is held back: every delta was emitted when it arrived.
-    template<chunk_consumer Emit>
-    void finish(Emit&)
-    {
-    }
-
 private:
+    friend struct converter_defaults<provider_converter<openai_responses>>;
+
     template<class Emit>
     error_code convert_event(const wire_event& ev, Emit& emit)
     {

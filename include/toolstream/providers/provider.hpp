@@ -59,4 +59,23 @@ concept provider_traits = requires(provider_converter<P>& c, const wire_event& e
     { c.finish(emit) } -> std::same_as<void>;
 } && std::default_initializable<provider_converter<P>>;
 
+/// Defaults a converter inherits, as {fmt}'s formatters do: `convert()` runs the converter's own
+/// `convert_event(ev, emit)` so that a failed allocation drops only that event
+/// (error::out_of_memory; later events still convert), and `finish()` flushes nothing, for a
+/// dialect that holds nothing back. A converter that holds something back declares its own
+/// `finish()`. `Converter` befriends this base when its `convert_event` is private.
+template<class Converter>
+struct converter_defaults {
+    template<chunk_consumer Emit>
+    error_code convert(const wire_event& ev, Emit& emit)
+    {
+        return detail::guard_allocation([&] { return static_cast<Converter&>(*this).convert_event(ev, emit); });
+    }
+
+    template<chunk_consumer Emit>
+    void finish(Emit&)
+    {
+    }
+};
+
 } // namespace toolstream
