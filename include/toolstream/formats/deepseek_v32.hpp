@@ -4,6 +4,7 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/quoted_attribute.hpp>
 #include <toolstream/engine/text_format.hpp>
 
 #include <optional>
@@ -53,18 +54,12 @@ struct deepseek_v32_format : marker_format {
     }
 
 private:
-    // Blanks (at least one), `name="`, the name up to the next `"`.
+    // Blanks (at least one), then the `name="…"` attribute.
     static std::optional<std::string_view> quoted_name(std::string_view raw)
     {
-        constexpr std::string_view key = "name=\"";
-        const std::string_view rest = detail::skip_blanks(raw);
-        if (rest.size() == raw.size() || !rest.starts_with(key))
+        if (raw.empty() || !detail::is_blank(raw.front()))
             return std::nullopt;
-        const std::string_view value = rest.substr(key.size());
-        const auto end = value.find('"');
-        if (end == std::string_view::npos)
-            return std::nullopt;
-        return value.substr(0, end);
+        return detail::quoted_attribute(raw, "name");
     }
 };
 

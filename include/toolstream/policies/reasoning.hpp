@@ -83,7 +83,9 @@ private:
 class reasoning_splitter {
 public:
     explicit reasoning_splitter(reasoning_syntax syntax = {})
-        : syntax_(syntax), open_(syntax.open, syntax.open_alternatives), close_(syntax.close, syntax.close_alternatives)
+        : syntax_(syntax), open_(syntax.open, syntax.open_alternatives), close_(syntax.close, syntax.close_alternatives),
+          ends_(region_ends(close_, {}, syntax.yields_to)),
+          ends_implicit_(region_ends(close_, syntax.ends_implicit_at, syntax.yields_to))
     {
         reset();
     }
@@ -223,13 +225,8 @@ private:
     template<class Writer>
     bool reasoning(std::string_view v, Writer& out)
     {
-        // The closing spellings first: find_marker numbers the non-empty markers only.
-        std::array<std::string_view, 6> markers{};
         const auto closes = close_.view();
-        std::copy(closes.begin(), closes.end(), markers.begin());
-        markers[closes.size()] = implicit_ ? syntax_.ends_implicit_at : std::string_view{};
-        markers[closes.size() + 1] = syntax_.yields_to;
-        const auto m = find_marker(v, markers, false);
+        const auto m = find_marker(v, implicit_ ? ends_implicit_ : ends_, false);
         emit(m.position, true, out);
         if (m.marker == marker_match::npos)
             return false;
@@ -260,9 +257,25 @@ private:
         return scan::followed_by(rest, syntax_.yields_before, max_leading_blanks, false);
     }
 
+    // What ends a region: the closing spellings first (find_marker numbers the non-empty markers
+    // only), then `ends_at` (ends_implicit_at in a region opened implicitly) and `yields_to`.
+    using region_markers = std::array<std::string_view, 6>;
+    static region_markers region_ends(const marker_spellings& close, std::string_view ends_at,
+                                      std::string_view yields_to) noexcept
+    {
+        region_markers markers{};
+        const auto closes = close.view();
+        std::copy(closes.begin(), closes.end(), markers.begin());
+        markers[closes.size()] = ends_at;
+        markers[closes.size() + 1] = yields_to;
+        return markers;
+    }
+
     reasoning_syntax syntax_;
     marker_spellings open_;
     marker_spellings close_;
+    region_markers ends_;            // in a region the model opened
+    region_markers ends_implicit_;   // in one open from the start
     scan_buffer buf_;
     state state_ = state::content;
     bool implicit_ = false;
