@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -82,9 +83,11 @@ public:
     };
     static constexpr sax_place root_place = root;
 
-    /// Empties the fields for the next event (keeping every buffer).
-    void reset() noexcept
+    /// Empties the fields for the next event (keeping every buffer). Once the response is
+    /// `identified` (its id and model were emitted), they are no longer read.
+    void reset(bool identified = false) noexcept
     {
+        identified_ = identified;
         event_.clear();
         choices_used_ = 0;
         calls_used_ = 0;
@@ -109,45 +112,45 @@ public:
     const tool_call_fields& call_at(std::size_t i) const noexcept { return calls_[i]; }
 
     // The event_sax hooks.
-    static sax_place key(sax_place parent, std::string_view k) noexcept
+    sax_place key(sax_place parent, std::string_view k) const noexcept
     {
         switch (parent) {
         case root:
-            if (k == "choices") return choices;
-            if (k == "id") return id;
-            if (k == "model") return model;
-            if (k == "object") return place::object;
-            if (k == "usage") return usage;
-            if (k == "error") return error;
-            if (k == "x_groq") return x_groq;
+            if (is(k, "choices")) return choices;
+            if (is(k, "id")) return identified_ ? skip : id;
+            if (is(k, "model")) return identified_ ? skip : model;
+            if (is(k, "object")) return place::object;
+            if (is(k, "usage")) return usage;
+            if (is(k, "error")) return error;
+            if (is(k, "x_groq")) return x_groq;
             return skip;
         case choice:
-            if (k == "delta") return delta;
-            if (k == "index") return choice_index;
-            if (k == "finish_reason") return finish_reason;
+            if (is(k, "delta")) return delta;
+            if (is(k, "index")) return choice_index;
+            if (is(k, "finish_reason")) return finish_reason;
             return skip;
         case delta:
-            if (k == "tool_calls") return tool_calls;
-            if (k == "content") return content;
-            if (k == "reasoning_content") return reasoning_content;
-            if (k == "reasoning") return reasoning;
-            if (k == "refusal") return refusal;
+            if (is(k, "tool_calls")) return tool_calls;
+            if (is(k, "content")) return content;
+            if (is(k, "reasoning_content")) return reasoning_content;
+            if (is(k, "reasoning")) return reasoning;
+            if (is(k, "refusal")) return refusal;
             return skip;
         case call:
-            if (k == "function") return function;
-            if (k == "index") return call_index;
-            if (k == "id") return call_id;
+            if (is(k, "function")) return function;
+            if (is(k, "index")) return call_index;
+            if (is(k, "id")) return call_id;
             return skip;
         case function:
-            if (k == "arguments") return arguments;
-            if (k == "name") return name;
+            if (is(k, "arguments")) return arguments;
+            if (is(k, "name")) return name;
             return skip;
         case usage:
-            return k == "prompt_tokens" ? prompt_tokens : k == "completion_tokens" ? completion_tokens : skip;
+            return is(k, "prompt_tokens") ? prompt_tokens : is(k, "completion_tokens") ? completion_tokens : skip;
         case x_groq:
-            return k == "usage" ? groq_usage : skip;
+            return is(k, "usage") ? groq_usage : skip;
         case groq_usage:
-            return k == "prompt_tokens" ? groq_prompt_tokens : k == "completion_tokens" ? groq_completion_tokens : skip;
+            return is(k, "prompt_tokens") ? groq_prompt_tokens : is(k, "completion_tokens") ? groq_completion_tokens : skip;
         default:
             return skip;
         }
@@ -275,6 +278,13 @@ public:
     }
 
 private:
+    // Equality with a literal, compared as a few loads rather than a call to memcmp.
+    template<std::size_t N>
+    static bool is(std::string_view k, const char (&literal)[N]) noexcept
+    {
+        return k.size() == N - 1 && std::memcmp(k.data(), literal, N - 1) == 0;
+    }
+
     template<class T>
     static T& next(std::vector<T>& pool, std::size_t& used)
     {
@@ -310,6 +320,7 @@ private:
     std::string object_;                 // the root's `object`
     // [usage, x_groq.usage][prompt, completion]
     std::array<std::array<std::optional<std::uint64_t>, 2>, 2> usage_counts_{};
+    bool identified_ = false;   // the id and model are no longer needed
     bool usage_object_ = false;
     bool groq_usage_object_ = false;
 };

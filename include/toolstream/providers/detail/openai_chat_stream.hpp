@@ -116,7 +116,7 @@ private:
         if (is_chat_sentinel(data))
             return {};
         chat_event_sax& sax = sax_.handler();
-        sax.reset();
+        sax.reset(identified_);
         switch (sax_.parse(data)) {
         case sax_outcome::done:
             return emit_event(sax.event(), emit, [&](auto&& visit) {
