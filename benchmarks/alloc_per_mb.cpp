@@ -16,7 +16,6 @@
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/formats/json_calls.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/formats/sentinel.hpp>
 #include <toolstream/formats/xml.hpp>
 #include <toolstream/providers/anthropic.hpp>
@@ -40,6 +39,7 @@ struct measurement {
     std::size_t allocations = 0;     // from the first write to the end of finish()/finalize()
     std::size_t steady_chunks = 0;   // in the middle half
     std::size_t steady_allocations = 0;
+    std::size_t peak_heap = 0;       // the most heap held at once, above what was held before
 };
 
 // Provider events (SSE `data:` lines) in `bytes`.
@@ -61,6 +61,7 @@ measurement count(const std::string& bytes, std::size_t write_size, Write&& writ
     measurement m{bytes.size(), chunks_in(std::string_view(bytes)), 0,
                   chunks_in(std::string_view(bytes).substr(from, to - from)), 0};
     std::size_t at_from = 0;
+    const std::size_t base = heap::reset_peak();
     heap::counting_scope counted;
     for (std::size_t at = 0; at < bytes.size(); at += write_size) {
         if (at == from)
@@ -72,6 +73,7 @@ measurement count(const std::string& bytes, std::size_t write_size, Write&& writ
     end();
     counted.stop();
     m.allocations = counted.allocations();
+    m.peak_heap = heap::peak_bytes() - base;
     return m;
 }
 
@@ -95,7 +97,9 @@ measurement policy_run(const std::string& kind, std::size_t size, std::size_t ch
         [&] { (void)h.finalize(); }, [chunk](std::string_view range) { return (range.size() + chunk - 1) / chunk; });
 }
 
-void report(const std::string& scenario, const std::string& unit, std::size_t size, const measurement& m)
+// `content`: the bytes of the one call's body (0 for a stream of several calls), the N of peak / N.
+void report(const std::string& scenario, const std::string& unit, std::size_t size, const measurement& m,
+            std::size_t content)
 {
     const double per_mb = static_cast<double>(m.allocations) / (static_cast<double>(m.input_bytes) / 1e6);
     // A stream of one event (a whole Gemini call) has no steady state to speak of.
@@ -108,11 +112,13 @@ void report(const std::string& scenario, const std::string& unit, std::size_t si
     }
     std::printf("{\"scenario\":\"%s\",\"chunk_unit\":\"%s\",\"size\":%zu,\"input_bytes\":%zu,"
                 "\"chunks\":%zu,\"allocations\":%zu,\"allocations_per_mb\":%.3f,\"steady_chunks\":%zu,"
-                "\"steady_allocations\":%zu,\"steady_allocations_per_chunk\":%s}\n",
+                "\"steady_allocations\":%zu,\"steady_allocations_per_chunk\":%s,\"peak_heap_bytes\":%zu,"
+                "\"content_bytes\":%zu}\n",
                 scenario.c_str(), unit.c_str(), size, m.input_bytes, m.chunks, m.allocations, per_mb,
-                m.steady_chunks, m.steady_allocations, per_chunk.c_str());
-    std::fprintf(stderr, "%-28s %10zu %8zu %8zu %10.2f %13zu %12zu %10s\n", scenario.c_str(), m.input_bytes,
-                 m.chunks, m.allocations, per_mb, m.steady_chunks, m.steady_allocations, per_chunk.c_str());
+                m.steady_chunks, m.steady_allocations, per_chunk.c_str(), m.peak_heap, content);
+    std::fprintf(stderr, "%-28s %10zu %8zu %8zu %10.2f %13zu %12zu %10s %10zu\n", scenario.c_str(), m.input_bytes,
+                 m.chunks, m.allocations, per_mb, m.steady_chunks, m.steady_allocations, per_chunk.c_str(),
+                 m.peak_heap);
 }
 
 } // namespace
@@ -120,19 +126,21 @@ void report(const std::string& scenario, const std::string& unit, std::size_t si
 int main()
 {
     constexpr std::size_t size = 1024 * 1024;
-    std::fprintf(stderr, "%-28s %10s %8s %8s %10s %13s %12s %10s\n", "scenario", "input B", "chunks", "allocs",
-                 "allocs/MB", "steady chunks", "steady allocs", "per chunk");
+    std::fprintf(stderr, "%-28s %10s %8s %8s %10s %13s %12s %10s %10s\n", "scenario", "input B", "chunks", "allocs",
+                 "allocs/MB", "steady chunks", "steady allocs", "per chunk", "peak heap");
     const auto pipeline = [&]<class Provider>(const char* kind, Provider) {
-        report(std::string("pipeline/") + kind, "provider event", size, pipeline_run<Provider>(kind, size));
+        report(std::string("pipeline/") + kind, "provider event", size, pipeline_run<Provider>(kind, size), size);
     };
     pipeline("openai_chat", ts::openai_chat{});
     pipeline("anthropic", ts::anthropic{});
     pipeline("gemini", ts::gemini{});
     pipeline("gemini_partial", ts::gemini{});
-    report("pipeline/mixed", "provider event", 256, pipeline_run<ts::openai_chat>("mixed", 256));
+    report("pipeline/mixed", "provider event", 256, pipeline_run<ts::openai_chat>("mixed", 256), 0);
 
     const auto policy = [&]<class Policy>(const char* name, const char* kind, Policy) {
-        report(std::string("policy/") + name + "/chunk:16", "feed", size, policy_run<Policy>(kind, size, 16));
+        // passthrough reads no call: its text is prose, so it has no N.
+        const std::size_t content = std::string_view(name) == "passthrough" ? 0 : size;
+        report(std::string("policy/") + name + "/chunk:16", "feed", size, policy_run<Policy>(kind, size, 16), content);
     };
     policy("passthrough", "xml", ts::api_tool_call{});
     policy("xml", "xml", ts::xml{});
