@@ -129,6 +129,10 @@ public:
     /// a segment whose body is not kept.
     std::string_view arguments_of(segment_ref r) const { return slots_[index(r)].arguments; }
 
+    /// Whether write_file and patch_file bodies are kept (emitter_options::keep_file_bodies): a
+    /// policy that holds a body's raw text for its own use holds it only when they are.
+    bool keeps_file_bodies() const noexcept { return options_.keep_file_bodies; }
+
     /// How many bytes of content the segment has had, whether kept or not.
     std::size_t content_size(segment_ref r) const { return slots_[index(r)].content_size; }
 

@@ -257,8 +257,9 @@ void segment_emitter<Target>::end(segment_ref r, segment_status status, std::str
     (*target_)(e);
     ending_ = nullptr;
     s.open = false;
-    // A large body is not kept alive by a free slot.
-    constexpr std::size_t keep = std::size_t{1} << 20;
+    // A large body is not kept alive by a free slot, nor, when bodies are not kept, the room a
+    // large fragment took.
+    const std::size_t keep = s.streamed ? std::size_t{4} << 10 : std::size_t{1} << 20;
     for (std::string* buffer : {&s.content, &s.arguments})
         if (buffer->capacity() > keep)
             std::string().swap(*buffer);
