@@ -39,7 +39,7 @@ struct tool_invocation {
     /// off): the body's size in bytes, as its CONTENT events carried it. `arguments` then has
     /// every argument but the body (its key is absent, so no reader takes it for an empty file)
     /// and `arguments_raw` is empty. Unset whenever the body is kept.
-    std::optional<std::size_t> streamed_body_bytes;
+    std::optional<std::size_t> streamed_body_bytes = std::nullopt;
 
     bool is_complete() const noexcept { return status == invocation_status::complete; }
 

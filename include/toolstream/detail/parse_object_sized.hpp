@@ -5,6 +5,7 @@
 #pragma once
 
 #include <toolstream/detail/parse_json.hpp>
+#include <toolstream/error.hpp>
 
 #include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/parse_options.hpp>
