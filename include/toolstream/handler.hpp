@@ -29,6 +29,11 @@ struct handler_options {
     /// Keep each invocation for invocations() (off: the sink still gets each one, and a call's
     /// arguments are freed once it has: a server relaying a stream holds no finished call).
     bool keep_invocations = true;
+    /// Keep the body of each write_file and patch_file call (off: the body streams through the
+    /// sink's CONTENT events and is not held, so a call costs O(1) heap whatever its size; its
+    /// invocation has no body key in `arguments`, an empty `arguments_raw`, and
+    /// `streamed_body_bytes` set to the body's size; see tool_invocation).
+    bool keep_file_bodies = true;
 };
 
 /// Feeds one response stream through `Policy` and delivers events and invocations to `Sink`.
@@ -54,8 +59,8 @@ public:
     explicit handler(Sink sink, handler_options options = {}, Policy policy = {})
         : dispatch_{std::move(sink), {}, {}, nullptr, options.keep_invocations},
           writer_(dispatch_, emitter_options{std::move(options.segment_id_prefix), options.choice,
-                                            options.native_limits.max_depth}),
-          native_(options.native_limits), policy_(std::move(policy))
+                                            options.native_limits.max_depth, options.keep_file_bodies}),
+          native_(options.native_limits, options.keep_file_bodies), policy_(std::move(policy))
     {
         dispatch_.writer = &writer_;
     }

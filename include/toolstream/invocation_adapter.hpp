@@ -6,6 +6,7 @@
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/tool_syntax.hpp>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,12 +35,15 @@ public:
     }
 
     /// The same, taking the arguments and their text from the storage `e` points to (left
-    /// empty) instead of copying them: a large call is not held twice.
+    /// empty) instead of copying them: a large call is not held twice. `streamed_body`: the size
+    /// of a body the writer streamed without keeping it (tool_invocation::streamed_body_bytes).
     std::optional<tool_invocation> on_event(const segment_event& e, boost::json::object&& arguments,
-                                            std::string&& arguments_text) const
+                                            std::string&& arguments_text,
+                                            std::optional<std::size_t> streamed_body = std::nullopt) const
     {
         auto inv = build(e);
         if (inv) {
+            inv->streamed_body_bytes = streamed_body;
             inv->arguments_raw = std::move(arguments_text);
             if (e.arguments != nullptr)
                 inv->arguments = std::move(arguments);

@@ -36,6 +36,9 @@ struct pipeline_options {
     /// Keep each choice's invocations for choice().invocations() and summary() (off: the sink
     /// still gets each one; a relay holds no finished call, see handler_options).
     bool keep_invocations = true;
+    /// Keep each write_file / patch_file body (off: streamed through CONTENT events only, O(1)
+    /// heap per call; see handler_options::keep_file_bodies).
+    bool keep_file_bodies = true;
 };
 
 namespace detail {

@@ -29,6 +29,8 @@ struct emitter_options {
     std::string id_prefix;       ///< Put before every generated `seg_N` id.
     std::size_t choice = 0;      ///< Stamped on every event.
     std::size_t max_depth = 64;  ///< JSON nesting allowed in arguments (error::nesting_too_deep past it).
+    /// Keep the body of write_file and patch_file segments (off: see handler_options::keep_file_bodies).
+    bool keep_file_bodies = true;
 };
 
 /// Writes segment events to `Target`, which takes `const segment_event&` and, when it wants
@@ -50,6 +52,11 @@ struct emitter_options {
 /// content arrives, each content delta escaped, and at END the closing quote, the metadata that
 /// came late, and `}`. A tool_call segment whose policy wrote none but set metadata `arguments`
 /// gets them as one fragment at END.
+///
+/// A file or shell segment keeps its body once, as the argument text (escaped); only a tool_call
+/// segment keeps its content as well (content_of()). With `keep_file_bodies` off, a write_file or
+/// patch_file segment keeps neither: each argument fragment is dropped once delivered, and END's
+/// arguments are the metadata members of the tool_syntax row (`path`), without the body key.
 ///
 /// END of a tool segment that its policy ends `complete` parses the joined fragments (no
 /// fragments, or only whitespace, stand for `{}`, as a native call's `"arguments":""` does); JSON that is not an object, or a file/shell tool without its required field,
@@ -114,11 +121,17 @@ public:
     /// The segment's metadata; changes made before end() appear in the END event.
     boost::json::object& metadata(segment_ref r) { return slot(r).metadata; }
 
-    /// Everything given as content so far, bytes held back included (kept for tool segments only).
+    /// Everything given as content so far, bytes held back included (kept for tool_call segments
+    /// only: a file or shell segment's body is in its argument text).
     std::string_view content_of(segment_ref r) const { return slots_[index(r)].content; }
 
-    /// The argument fragments given so far, joined (not the ones the writer generates).
+    /// The argument fragments given so far, joined (not the ones the writer generates); empty for
+    /// a segment whose body is not kept.
     std::string_view arguments_of(segment_ref r) const { return slots_[index(r)].arguments; }
+
+    /// Whether write_file and patch_file bodies are kept (emitter_options::keep_file_bodies): a
+    /// policy that holds a body's raw text for its own use holds it only when they are.
+    bool keeps_file_bodies() const noexcept { return options_.keep_file_bodies; }
 
     /// How many bytes of content the segment has had, whether kept or not.
     std::size_t content_size(segment_ref r) const { return slots_[index(r)].content_size; }
@@ -135,15 +148,18 @@ public:
     /// The END event of a tool segment being delivered: its parsed arguments (null unless
     /// complete) and their text, for the target that receives it to move out of rather than copy
     /// (the writer drops them after END). Nothing outside that delivery.
+    /// `streamed_body`: the bytes of a body that was streamed and not kept (`keep_file_bodies` off).
     struct ending_arguments {
         boost::json::object* parsed;
         std::string& text;
+        std::optional<std::size_t> streamed_body;
     };
     std::optional<ending_arguments> ending() noexcept
     {
         if (ending_ == nullptr)
             return std::nullopt;
-        return ending_arguments{ending_->end_arguments, ending_->arguments};
+        return ending_arguments{ending_->end_arguments, ending_->arguments,
+                                ending_->streamed ? std::optional<std::size_t>(ending_->content_size) : std::nullopt};
     }
 
     /// Emits END with the accumulated metadata; see the class comment for tool segments.
@@ -181,6 +197,7 @@ private:
         detail::utf8_carry carry;       // the first bytes of a character the next delta finishes
         bool late_required = false;     // generated before the required metadata was known
         bool keep_content = true;       // false after drop_content()
+        bool streamed = false;          // a file body that is not kept (keep_file_bodies off)
         bool open = false;
     };
 

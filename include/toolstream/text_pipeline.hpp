@@ -44,7 +44,7 @@ public:
         : sink_(std::move(sink)), record_{{}, {}, {}, options.collect_text},
           handler_(detail::choice_sink<Sink>{&sink_, &record_},
                    handler_options{std::move(options.segment_id_prefix), 0, options.native_limits,
-                                   options.keep_invocations},
+                                   options.keep_invocations, options.keep_file_bodies},
                    make_policy())
     {
     }

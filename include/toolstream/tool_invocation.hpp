@@ -9,6 +9,8 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value_from.hpp>
 
+#include <cstddef>
+#include <optional>
 #include <string>
 
 namespace toolstream {
@@ -33,6 +35,11 @@ struct tool_invocation {
     /// `arguments_raw`, and `arguments` stays empty. Such a call is complete once the provider
     /// completes it.
     bool free_form = false;
+    /// Set when the call's file body was streamed and not kept (handler_options::keep_file_bodies
+    /// off): the body's size in bytes, as its CONTENT events carried it. `arguments` then has
+    /// every argument but the body (its key is absent, so no reader takes it for an empty file)
+    /// and `arguments_raw` is empty. Unset whenever the body is kept.
+    std::optional<std::size_t> streamed_body_bytes = std::nullopt;
 
     bool is_complete() const noexcept { return status == invocation_status::complete; }
 
@@ -41,7 +48,7 @@ struct tool_invocation {
 BOOST_DESCRIBE_STRUCT(tool_invocation, (), (id, name, arguments, status, error, arguments_raw, free_form))
 
 /// One invocation as `toolstream-replay --emit invocations` prints it: `id`, `name`,
-/// `arguments`, `status`, and `error` when the status is not `complete`; `input` (the raw text)
+/// `arguments`, `status`, `streamed_body_bytes` when the body was not kept, and `error` when the status is not `complete`; `input` (the raw text)
 /// for a free-form call. Strings that are not UTF-8 get U+FFFD (see docs/errors.md).
 inline boost::json::object to_json(const tool_invocation& inv)
 {
@@ -51,6 +58,8 @@ inline boost::json::object to_json(const tool_invocation& inv)
                             {"status", boost::json::value_from(inv.status)}};
     if (inv.free_form)
         out["input"] = inv.arguments_raw;
+    if (inv.streamed_body_bytes)
+        out["streamed_body_bytes"] = *inv.streamed_body_bytes;
     if (!inv.is_complete())
         out["error"] = inv.error;
     detail::make_valid_utf8(out);

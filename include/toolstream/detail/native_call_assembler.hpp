@@ -24,7 +24,11 @@ namespace toolstream::detail {
 /// decoded `content`/`patch` string, with START deferred until `path` is known.
 class native_call_assembler {
 public:
-    explicit native_call_assembler(native_call_limits limits = {}) : limits_(limits) {}
+    /// `keep_bodies` off: a file call's text is not kept once passed on (the writer drops it too).
+    explicit native_call_assembler(native_call_limits limits = {}, bool keep_bodies = true)
+        : limits_(limits), keep_bodies_(keep_bodies)
+    {
+    }
 
     template<class Writer>
     void on_tool_call(const tool_call_delta& d, Writer& out);
@@ -51,6 +55,7 @@ private:
         std::string name;
         kind type = kind::unnamed;
         std::string raw;        // arguments as received, until the segment starts (then the writer's)
+        std::size_t received = 0;   // argument bytes so far, kept or not
         std::unique_ptr<file_arguments_decoder> decoder;
         std::string held;       // decoded file body that arrived before the path
         std::optional<std::string> path;
@@ -85,6 +90,7 @@ private:
     void end_call(call& c, segment_status status, Writer& out, error why = {});
 
     native_call_limits limits_;
+    bool keep_bodies_ = true;
     std::vector<call> calls_;
     std::unordered_map<std::size_t, std::size_t> by_index_;
     std::size_t last_ = npos;   // consecutive fragments usually share an index

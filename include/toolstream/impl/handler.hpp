@@ -16,7 +16,7 @@ void handler<Policy, Sink>::dispatcher::operator()(const segment_event& e)
     if (!ending)
         return;
     auto invocation = adapter.on_event(e, ending->parsed != nullptr ? std::move(*ending->parsed) : boost::json::object{},
-                                       std::move(ending->text));
+                                       std::move(ending->text), ending->streamed_body);
     if (!invocation)
         return;
     if (!keep_invocations) {

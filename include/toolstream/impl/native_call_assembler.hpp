@@ -75,6 +75,7 @@ void native_call_assembler::name_known(call& c, Writer& out)
         start_segment(c, out);
     }
     // Fragments that came before the name are replayed exactly once.
+    c.received -= pending.size();
     append_arguments(c, pending, out);
 }
 
@@ -89,12 +90,12 @@ std::string_view native_call_assembler::raw_of(const call& c, Writer& out)
 template<class Writer>
 void native_call_assembler::append_arguments(call& c, std::string_view fragment, Writer& out)
 {
-    const std::size_t held = raw_of(c, out).size();
-    if (fragment.size() > limits_.max_argument_bytes - std::min(held, limits_.max_argument_bytes)) {
+    if (fragment.size() > limits_.max_argument_bytes - std::min(c.received, limits_.max_argument_bytes)) {
         out.report(error::arguments_too_large);
         end_call(c, segment_status::invalid_arguments, out, error::arguments_too_large);
         return;
     }
+    c.received += fragment.size();
     switch (c.type) {
     case kind::unnamed:
         c.raw.append(fragment);
@@ -123,7 +124,8 @@ void native_call_assembler::append_arguments(call& c, std::string_view fragment,
         }};
     const bool failed = static_cast<bool>(c.decoder->error());
     c.decoder->write(fragment, callbacks);   // a failure is kept by the decoder for end_call
-    if (!failed && c.decoder->error())
+    // Without the text kept, the replay has nothing to read: the body ends where the decoder stopped.
+    if (!failed && c.decoder->error() && (keep_bodies_ || !started))
         catch_up(c, started ? fragment : std::string_view{}, out);
     if (started)
         out.arguments(*c.segment, fragment);
@@ -222,7 +224,7 @@ void native_call_assembler::end_call(call& c, segment_status status, Writer& out
             // Boost.JSON 1.81 names some errors of a \u escape differently when it resumes
             // inside it (a lone \uDC00: "illegal leading" or "trailing surrogate"): a parse of
             // the whole text names it, so that the error does not depend on the fragmentation.
-            if (ec.category() == boost::json::make_error_code(boost::json::error::syntax).category()) {
+            if (keep_bodies_ && ec.category() == boost::json::make_error_code(boost::json::error::syntax).category()) {
                 boost::json::parse_options options;
                 options.max_depth = limits_.max_depth;
                 error_code whole;

@@ -34,6 +34,7 @@ auto pipeline<Provider, Policy, Sink>::state(std::size_t index) -> choice_state&
         h.choice = index;
         h.native_limits = options_.native_limits;
         h.keep_invocations = options_.keep_invocations;
+        h.keep_file_bodies = options_.keep_file_bodies;
         if (index > 0)
             h.segment_id_prefix += "c" + std::to_string(index) + ":";
         slot->handler = std::make_unique<handler_type>(detail::choice_sink<Sink>{&sink_, &slot->record},

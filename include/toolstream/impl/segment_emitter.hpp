@@ -4,8 +4,10 @@
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/detail/parse_json.hpp>
+#include <toolstream/detail/parse_object_sized.hpp>
 #include <toolstream/segment_emitter.hpp>
 
+#include <algorithm>
 
 namespace toolstream {
 
@@ -16,7 +18,7 @@ void segment_emitter<Target>::content(segment_ref r, std::string_view delta)
         return;
     auto& s = slot(r);
     s.content_size += delta.size();
-    if (is_tool_segment(s.type) && s.keep_content)
+    if (s.type == segment_type::tool_call && s.keep_content)
         s.content.append(delta);   // all of it, held bytes too: policies read it back
     if (s.carry.empty() && detail::utf8_complete_prefix(delta) == delta.size()) {
         emit_content(s, delta);   // the common case
@@ -90,6 +92,8 @@ void segment_emitter<Target>::emit_fragment(open_segment& s, std::size_t from)
     f.json = std::string_view(s.arguments).substr(from);
     f.choice = options_.choice;
     deliver(f);
+    if (s.streamed)
+        s.arguments.clear();   // delivered: a streamed body is not kept
 }
 
 // `{"path":"…","content":"` (the path only when known by now).
@@ -165,6 +169,14 @@ segment_status segment_emitter<Target>::parse_arguments(open_segment& s, segment
         s.end_arguments = &s.parsed;   // empty: the text is the input, nothing to parse
         return status;
     }
+    const tool_syntax* syntax = find_tool_syntax(s.type);
+    if (s.streamed) {
+        // No text to parse: the arguments are what the metadata holds, without the body.
+        s.parsed = {};
+        for (auto key : {syntax->required_metadata, syntax->extra_metadata[0], syntax->extra_metadata[1]})
+            if (auto it = key.empty() ? s.metadata.end() : s.metadata.find(key); it != s.metadata.end())
+                s.parsed[key] = it->value();
+    }
     boost::json::parse_options options;
     options.max_depth = options_.max_depth;
     // A body the writer encoded is model text, kept byte for byte whatever it is; JSON a policy
@@ -172,7 +184,20 @@ segment_status segment_emitter<Target>::parse_arguments(open_segment& s, segment
     options.allow_invalid_utf8 = s.writer == fragments::generated;
     error_code ec;
     const bool blank = detail::all_blank(s.arguments);
-    auto v = blank ? boost::json::value(boost::json::object()) : detail::parse_json(s.arguments, ec, options);
+    boost::json::value v;
+    if (s.streamed) {
+        v = std::move(s.parsed);
+    } else if (blank) {
+        v = boost::json::object();
+    } else if (syntax != nullptr) {
+        // The text goes to the invocation: at its size, before the parse allocates the body.
+        if (s.arguments.capacity() - s.arguments.size() > s.arguments.size() / 16)
+            s.arguments.shrink_to_fit();
+        v = detail::parse_json_sized(s.arguments, ec, options, syntax->content_argument,
+                                     std::min(s.content_size, s.arguments.size()));
+    } else {
+        v = detail::parse_json(s.arguments, ec, options);
+    }
     if (ec == boost::json::error::too_deep) {
         ec = error::nesting_too_deep;
         report(ec);   // a limit, reported like the others; bad JSON is only a status
@@ -184,7 +209,7 @@ segment_status segment_emitter<Target>::parse_arguments(open_segment& s, segment
         return segment_status::invalid_arguments;
     }
     s.parsed = std::move(v.get_object());
-    if (const tool_syntax* syntax = find_tool_syntax(s.type)) {
+    if (syntax != nullptr) {
         for (auto key : {syntax->required_metadata, syntax->content_argument}) {
             if (key.empty() || (key == syntax->content_argument && syntax->type != segment_type::run_bash))
                 continue;
@@ -232,8 +257,9 @@ void segment_emitter<Target>::end(segment_ref r, segment_status status, std::str
     (*target_)(e);
     ending_ = nullptr;
     s.open = false;
-    // A large body is not kept alive by a free slot.
-    constexpr std::size_t keep = std::size_t{1} << 20;
+    // A large body is not kept alive by a free slot, nor, when bodies are not kept, the room a
+    // large fragment took.
+    const std::size_t keep = s.streamed ? std::size_t{4} << 10 : std::size_t{1} << 20;
     for (std::string* buffer : {&s.content, &s.arguments})
         if (buffer->capacity() > keep)
             std::string().swap(*buffer);
@@ -263,6 +289,7 @@ segment_ref segment_emitter<Target>::open(segment_type type, boost::json::object
     s.content.clear();
     s.content_size = 0;
     s.keep_content = true;
+    s.streamed = !options_.keep_file_bodies && (type == segment_type::write_file || type == segment_type::patch_file);
     s.arguments.clear();
     s.carry = {};
     s.writer = fragments::none;

@@ -14,7 +14,7 @@ namespace toolstream {
 /// - any other tool: a `tool_call` segment streaming the raw argument fragments.
 /// A call ends when the provider says it is complete (`tool_call_delta::is_complete`), else at
 /// finalize() as `incomplete`. `handler_options::native_limits` bound what a hostile stream can
-/// make it hold. The runtime name `passthrough` is this policy too.
+/// make it hold; `handler_options::keep_file_bodies` off keeps no file body at all. The runtime name `passthrough` is this policy too.
 struct api_tool_call {
     static constexpr std::string_view name = "api_tool_call";   ///< As the registry and the CLI spell it.
 

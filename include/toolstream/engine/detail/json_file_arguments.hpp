@@ -38,11 +38,16 @@ public:
     {
         if (!decoder_ || json.empty())
             return;
-        raw_.append(json);
+        // A writer that keeps no file body (keep_file_bodies off) gets no replay: the text is not held.
+        bool keep = true;
+        if constexpr (requires { out.keeps_file_bodies(); })
+            keep = out.keeps_file_bodies() || syntax_->type == segment_type::run_bash;
+        if (keep)
+            raw_.append(json);
         sink<W> s{this, &call, &out, 0};
         const bool failed = static_cast<bool>(decoder_->error());
         decoder_->write(json, callbacks(s));
-        if (!failed && decoder_->error())
+        if (!failed && decoder_->error() && keep)
             catch_up(call, out);
     }
 
@@ -67,7 +72,7 @@ public:
     std::string finish(W& out)
     {
         error_code ec = decoder_ ? decoder_->error() : error_code{};
-        if (ec && ec.category() == boost::json::make_error_code(boost::json::error::syntax).category()) {
+        if (ec && !raw_.empty() && ec.category() == boost::json::make_error_code(boost::json::error::syntax).category()) {
             // Named as a whole parse names it: Boost.JSON 1.81 words some \u errors differently
             // when it resumes inside the escape.
             boost::json::parse_options options;
