@@ -5,6 +5,7 @@
 #pragma once
 
 #include <toolstream/detail/parse_json.hpp>
+#include <toolstream/detail/sliced_write.hpp>
 #include <toolstream/error.hpp>
 
 #include <boost/json/basic_parser_impl.hpp>
@@ -145,7 +146,7 @@ inline boost::json::value parse_json_sized(std::string_view text, error_code& ec
                                            std::string_view sized_key, std::size_t sized_bytes)
 {
     boost::json::basic_parser<sized_object_builder> p(options, sized_key, sized_bytes);
-    const std::size_t used = p.write_some(false, text.data(), text.size(), ec);
+    const std::size_t used = write_sliced(p, text, false, ec);
     if (!ec && used < text.size())
         ec = boost::json::error::extra_data;
     if (ec)
