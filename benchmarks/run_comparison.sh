@@ -80,7 +80,7 @@ run_all() {
         [[ -s $file ]] || "$bin/toolstream-gen-stream" "$1" "$2" 4 "$file"
     }
     for size in "${sizes[@]}"; do
-        for kind in openai_chat anthropic gemini gemini_partial; do gen "$kind" "$size"; done
+        for kind in openai_chat anthropic openai_responses ollama gemini gemini_partial; do gen "$kind" "$size"; done
     done
     for scale in 4 16 64 256; do gen mixed "$scale"; done
     for kind in xml json sentinel; do gen "$kind" 262144; gen "$kind" 1048576; done
