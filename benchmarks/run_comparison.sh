@@ -504,9 +504,8 @@ END {
     print "On the OpenAI Chat stream: `memcpy`/`memchr`, touching each byte once; `transport/sse`, the SSE decoder alone."
     print "Measured beside the pipelines (same executable, interleaved):"
     print "`sse+json_dom`, the decoder plus a Boost.JSON DOM of each event's data (what every converter starts with, nothing"
-    print "read from it); `sse+json_sax`, the decoder plus `boost::json::basic_parser` with a handler that keeps nothing;"
-    print "`sse+sax_converter_prototype+api_tool_call`, a tree-less converter prototype for this stream's shapes feeding the"
-    print "real `api_tool_call` handler. MB/s per CPU second."
+    print "read from it); `sse+json_sax`, the decoder plus `boost::json::basic_parser` with a handler that keeps nothing."
+    print "MB/s per CPU second."
     print ""
     print "| benchmark | MB/s |"
     print "|---|---|"
@@ -645,12 +644,6 @@ END {
         printf "  uses while parsing (a SAX handler on `boost::json::basic_parser` following the chunk's paths, or a dedicated\n"
         printf "  scanner for the usual chunk shape with the DOM as fallback), and an argument decoder cheaper than Boost's\n"
         printf "  per-byte `parse_escaped` for escaped strings (%.0f%% here, most of the native assembly at large fragments).\n", group_share("openai_chat", "^Boost.JSON basic_parser")
-        proto = "baseline/sse+sax_converter_prototype+api_tool_call/openai_chat/content:262144"
-        if ((proto in cpu) && cpu[proto] > 0) {
-            printf "  A prototype of the first half (`bench_pipelines.cpp`: a basic_parser handler that fills the chunk for this\n"
-            printf "  stream's shapes, then the real `api_tool_call` handler) runs at %s MB/s end to end, %.1f× the pipeline, so the\n", fmt_rate(bytes[proto], cpu[proto]), (bytes[proto] / cpu[proto]) / (oa * 1e6)
-            printf "  tree-less converter is worth building; 1 GB/s also needs the argument decoding and per-event overhead cut.\n"
-        }
     }
     if (sp_min != "" && sp_min < 10) {
         any_missed = 1

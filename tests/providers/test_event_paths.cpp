@@ -5,6 +5,7 @@
 #include "support/fixtures.hpp"
 
 #include <toolstream/providers/anthropic.hpp>
+#include <toolstream/providers/detail/event_fields.hpp>
 #include <toolstream/providers/ollama.hpp>
 #include <toolstream/providers/openai_responses.hpp>
 #include <toolstream/transport/ndjson.hpp>
@@ -27,7 +28,7 @@ struct event_paths_access {
     template<class C>
     static bool fast_parse(C& c, std::string_view data)
     {
-        return c.sax_.parse(data);
+        return c.sax_.parse(data) == sax_outcome::done;
     }
 };
 } // namespace toolstream::detail
@@ -144,7 +145,8 @@ TEST_CASE("event paths: the usual shapes take the fast path, the rare ones the D
     CHECK(access::fast_parse(a, R"({"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"a"}})"));
     CHECK(access::fast_parse(a, R"({"type":"content_block_stop","index":1})"));
     CHECK(!access::fast_parse(a, R"({"type":"content_block_delta","index":"0","delta":{}})"));      // index as text
-    CHECK(!access::fast_parse(a, R"({"type":"content_block_delta","index":0.0,"delta":{}})"));      // a double
+    CHECK(access::fast_parse(a, R"({"type":"content_block_delta","index":1.0,"delta":{}})"));       // a whole double counts
+    CHECK(!access::fast_parse(a, R"({"type":"content_block_delta","index":0.5,"delta":{}})"));      // not a count
     CHECK(!access::fast_parse(a, R"({"type":"content_block_delta","index":0,"index":1,"delta":{}})"));   // repeated key
     CHECK(!access::fast_parse(a, R"({"type":"content_block_delta","index":0,"delta":[]})"));
     CHECK(!access::fast_parse(a, R"([1,2])"));

@@ -55,10 +55,10 @@ struct provider_converter<mistral> {
     }
 
 private:
-    static void read_content(const boost::json::value& content, chunk_response& out)
+    static void read_content(const boost::json::value& content, std::string& text, std::string& reasoning)
     {
-        if (const auto* text = content.if_string()) {
-            out.content.append(text->data(), text->size());
+        if (const auto* s = content.if_string()) {
+            text.append(s->data(), s->size());
             return;
         }
         const auto* parts = content.if_array();
@@ -71,9 +71,9 @@ private:
                 continue;
             const std::string_view type = detail::string_field(*part, "type");
             if (type == "text")
-                out.content.append(detail::string_field(*part, "text"));
+                text.append(detail::string_field(*part, "text"));
             else if (type == "thinking")
-                append_thinking(part->if_contains("thinking"), out.reasoning);
+                append_thinking(part->if_contains("thinking"), reasoning);
         }
     }
 

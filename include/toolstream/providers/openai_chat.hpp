@@ -9,6 +9,7 @@
 
 #include <boost/json/value.hpp>
 
+#include <string>
 #include <string_view>
 
 namespace toolstream {
@@ -49,9 +50,9 @@ struct provider_converter<openai_chat> {
     template<chunk_consumer Emit>
     error_code convert(const wire_event& ev, Emit& emit)
     {
-        return stream_.convert(ev.data, emit, [](const boost::json::value& content, chunk_response& out) {
-            if (const auto* text = content.if_string())
-                out.content.append(text->data(), text->size());
+        return stream_.convert(ev.data, emit, [](const boost::json::value& content, std::string& text, std::string&) {
+            if (const auto* s = content.if_string())
+                text.append(s->data(), s->size());
         });
     }
 

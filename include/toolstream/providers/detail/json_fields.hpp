@@ -35,6 +35,14 @@ inline bool true_field(const boost::json::object& obj, std::string_view key) noe
     return v != nullptr && v->is_bool() && v->get_bool();
 }
 
+/// `d` as a count when it is a whole number that fits one (`12.0`).
+inline std::optional<std::uint64_t> whole_count(double d) noexcept
+{
+    if (d >= 0 && d < 1.8e19 && std::trunc(d) == d)
+        return static_cast<std::uint64_t>(d);
+    return std::nullopt;
+}
+
 /// The non-negative integer at `key` (a token count, an index), if there is one; a whole
 /// number written as a double (`12.0`) counts too.
 inline std::optional<std::uint64_t> count_field(const boost::json::object& obj, std::string_view key) noexcept
@@ -46,9 +54,8 @@ inline std::optional<std::uint64_t> count_field(const boost::json::object& obj, 
         return v->get_uint64();
     if (v->is_int64() && v->get_int64() >= 0)
         return static_cast<std::uint64_t>(v->get_int64());
-    if (v->is_double() && v->get_double() >= 0 && v->get_double() < 1.8e19
-        && std::trunc(v->get_double()) == v->get_double())
-        return static_cast<std::uint64_t>(v->get_double());
+    if (v->is_double())
+        return whole_count(v->get_double());
     return std::nullopt;
 }
 

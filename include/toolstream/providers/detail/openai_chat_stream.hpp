@@ -4,7 +4,9 @@
 
 #include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/providers/detail/event_sax.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
+#include <toolstream/providers/detail/openai_chat_fields.hpp>
 #include <toolstream/providers/detail/openai_tool_calls.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/error.hpp>
@@ -80,12 +82,18 @@ inline void read_chat_error(const boost::json::value& payload, std::string& out)
 
 /// Converts Chat Completions chunks into one `chunk_response` per choice touched.
 ///
+/// Each event is read into plain fields (chat_event_fields, chat_choice_fields,
+/// tool_call_fields) and converted from them by the one set of rules below. The usual shapes
+/// are read while they parse (chat_event_sax, no DOM); the rare ones it declines are parsed
+/// into a DOM and read from it.
+///
 /// The `delta.content` shape is the dialect's: `read_content(const boost::json::value&,
-/// chunk_response&)` appends what it holds (OpenAI: a string; Mistral: typed parts). So are
-/// the finish reasons, which `normalise` maps. The response's `id` and `model`, repeated on
-/// every chunk, are given once: on the first chunk emitted that can carry them. A chunk that
-/// reports an error has `finish` error. A choice whose `index` is `max_choices` or more is
-/// skipped and the event reports error::invalid_payload: each index costs a handler downstream.
+/// std::string& content, std::string& reasoning)` appends what a DOM content value holds
+/// (OpenAI: a string; Mistral: typed parts); a string content never reaches it. So are the
+/// finish reasons, which `normalise` maps. The response's `id` and `model`, repeated on every
+/// chunk, are given once: on the first chunk emitted that can carry them. A chunk that reports
+/// an error has `finish` error. A choice whose `index` is `max_choices` or more is skipped and
+/// the event reports error::invalid_payload: each index costs a handler downstream.
 class chat_stream {
 public:
     /// OpenAI's own limit on `n`.
@@ -107,6 +115,29 @@ private:
     {
         if (is_chat_sentinel(data))
             return {};
+        chat_event_sax& sax = sax_.handler();
+        sax.reset(identified_);
+        switch (sax_.parse(data)) {
+        case sax_outcome::done:
+            return emit_event(sax.event(), emit, [&](auto&& visit) {
+                for (const chat_choice_fields* c = sax.choices_begin(); c != sax.choices_end(); ++c)
+                    visit(*c, [&](auto&& apply) {
+                        for (std::size_t k = 0; k < c->call_count; ++k)
+                            apply(sax.call_at(c->first_call + k));
+                    });
+            });
+        case sax_outcome::invalid:
+            return error::invalid_payload;
+        case sax_outcome::fallback:
+            break;
+        }
+        return convert_dom(data, emit, read_content);
+    }
+
+    // The shapes chat_event_sax declines, read from a DOM one choice and one fragment at a time.
+    template<class Emit, class ReadContent>
+    error_code convert_dom(std::string_view data, Emit& emit, ReadContent& read_content)
+    {
         auto parsed = parser_.parse(data);
         if (!parsed)
             return parsed.error();
@@ -119,42 +150,84 @@ private:
             if (choices == nullptr)
                 return error::invalid_payload;
         }
+        dom_event_.clear();
+        dom_event_.id.assign(string_field(*root, "id"));
+        dom_event_.model.assign(string_field(*root, "model"));
+        dom_event_.usage = read_chat_usage(*root);
+        read_chat_error(**parsed, dom_event_.error);
+        return emit_event(dom_event_, emit, [&](auto&& visit) {
+            for (std::size_t i = 0; choices != nullptr && i < choices->size(); ++i)
+                if (const boost::json::object* choice = (*choices)[i].if_object())
+                    visit(read_dom_choice(*choice, i, read_content), [&](auto&& apply) {
+                        const boost::json::object* delta = object_field(*choice, "delta");
+                        const auto* tc = delta != nullptr ? delta->if_contains("tool_calls") : nullptr;
+                        if (tc == nullptr || !tc->is_array())
+                            return;
+                        const boost::json::array& fragments = tc->get_array();
+                        for (std::size_t k = 0; k < fragments.size(); ++k)
+                            if (const auto* fragment = fragments[k].if_object()) {
+                                dom_call_.read(*fragment, k);
+                                apply(dom_call_);
+                            }
+                    });
+        });
+    }
 
+    template<class ReadContent>
+    const chat_choice_fields& read_dom_choice(const boost::json::object& choice, std::size_t position,
+                                              ReadContent& read_content)
+    {
+        chat_choice_fields& c = dom_choice_;
+        c.clear();
+        c.position = position;
+        c.index = count_field(choice, "index");
+        c.finish_reason.assign(string_field(choice, "finish_reason"));
+        // Azure content-filter chunks and finish-only chunks have no delta.
+        if (const boost::json::object* delta = object_field(choice, "delta")) {
+            if (const auto* content = delta->if_contains("content"))
+                read_content(*content, c.content, c.content_reasoning);
+            c.reasoning_content.assign(string_field(*delta, "reasoning_content"));
+            c.reasoning.assign(string_field(*delta, "reasoning"));
+            c.refusal.assign(string_field(*delta, "refusal"));
+        }
+        return c;
+    }
+
+    // The rules, whichever way the fields were read. `each_choice(visit)` calls
+    // `visit(const chat_choice_fields&, each_call)` per choice object, in order, and
+    // `each_call(apply)` calls `apply(const tool_call_fields&)` per fragment object of that choice.
+    template<class Emit, class EachChoice>
+    error_code emit_event(const chat_event_fields& event, Emit& emit, EachChoice&& each_choice)
+    {
         // Usage and errors belong to the response, not to a choice: they ride on choice 0.
-        const std::optional<token_usage> usage = read_chat_usage(*root);
         bool response_level_pending = true;
         const auto add_response_level = [&](chunk_response& chunk) {
-            chunk.usage = usage;
-            read_chat_error(**parsed, chunk.error);
+            chunk.usage = event.usage;
+            chunk.error.assign(event.error);
             if (!chunk.error.empty())
                 chunk.finish = finish_kind::error;
             response_level_pending = false;
         };
 
         bool hostile = false;
-        if (choices != nullptr) {
-            for (std::size_t i = 0; i < choices->size(); ++i) {
-                const boost::json::object* choice = (*choices)[i].if_object();
-                if (choice == nullptr)
-                    continue;
-                const std::uint64_t index = count_field(*choice, "index").value_or(i);
-                if (index >= max_choices) {
-                    hostile = true;
-                    continue;
-                }
-                chunk_response& chunk = builder_.begin();
-                hostile = !read_choice(*choice, chunk, calls_of(index), read_content) || hostile;
-                if (index == 0 && response_level_pending)
-                    add_response_level(chunk);
-                add_identity(*root, chunk);
-                if (!builder_.empty())
-                    emit(index, std::as_const(chunk));
+        each_choice([&](const chat_choice_fields& choice, auto&& each_call) {
+            const std::uint64_t index = choice.index.value_or(choice.position);
+            if (index >= max_choices) {
+                hostile = true;
+                return;
             }
-        }
+            chunk_response& chunk = builder_.begin();
+            hostile = !read_choice(choice, chunk, calls_of(index), each_call) || hostile;
+            if (index == 0 && response_level_pending)
+                add_response_level(chunk);
+            add_identity(event, chunk);
+            if (!builder_.empty())
+                emit(static_cast<std::size_t>(index), std::as_const(chunk));
+        });
         if (response_level_pending) {
             chunk_response& chunk = builder_.begin();
             add_response_level(chunk);
-            add_identity(*root, chunk);
+            add_identity(event, chunk);
             if (!builder_.empty())
                 emit(std::size_t{0}, std::as_const(chunk));
         }
@@ -167,36 +240,23 @@ private:
     };
 
     // False when a tool-call fragment was dropped (openai_tool_calls::max_calls).
-    template<class ReadContent>
-    bool read_choice(const boost::json::object& choice, chunk_response& chunk, openai_tool_calls& calls,
-                     ReadContent& read_content)
+    template<class EachCall>
+    bool read_choice(const chat_choice_fields& choice, chunk_response& chunk, openai_tool_calls& calls,
+                     EachCall& each_call)
     {
+        chunk.content.append(choice.content);
+        chunk.reasoning.append(choice.content_reasoning);
+        // Vendors name reasoning `reasoning_content` or `reasoning`; a server sending both
+        // sends the same text, so the first non-empty one is taken.
+        chunk.reasoning.append(choice.reasoning_content.empty() ? choice.reasoning : choice.reasoning_content);
+        chunk.refusal.assign(choice.refusal);
         bool ok = true;
-        // Azure content-filter chunks and finish-only chunks have no delta.
-        if (const auto* v = choice.if_contains("delta"); v != nullptr && v->is_object()) {
-            const boost::json::object& delta = v->get_object();
-            if (const auto* content = delta.if_contains("content"))
-                read_content(*content, chunk);
-            // Vendors name reasoning `reasoning_content` or `reasoning`; a server sending both
-            // sends the same text, so the first non-empty one is taken.
-            std::string_view reasoning = string_field(delta, "reasoning_content");
-            if (reasoning.empty())
-                reasoning = string_field(delta, "reasoning");
-            chunk.reasoning.append(reasoning);
-            chunk.refusal.assign(string_field(delta, "refusal"));
-            if (const auto* tc = delta.if_contains("tool_calls"); tc != nullptr && tc->is_array()) {
-                const boost::json::array& fragments = tc->get_array();
-                for (std::size_t k = 0; k < fragments.size(); ++k)
-                    if (const auto* fragment = fragments[k].if_object())
-                        ok = calls.apply(*fragment, k, builder_) && ok;
-            }
-        }
+        each_call([&](const tool_call_fields& fragment) { ok = calls.apply(fragment, builder_) && ok; });
         // Any finish reason ends the choice, and with it every call it opened: parallel calls
         // may interleave, so a call is never closed just because another one started.
-        const std::string_view finish = string_field(choice, "finish_reason");
-        if (!finish.empty()) {
-            chunk.finish_reason.assign(finish);
-            chunk.finish = normalise_(finish);
+        if (!choice.finish_reason.empty()) {
+            chunk.finish_reason.assign(choice.finish_reason);
+            chunk.finish = normalise_(choice.finish_reason);
             chunk.is_complete = true;
             calls.complete_all(builder_);
         }
@@ -204,12 +264,12 @@ private:
     }
 
     // The first chunk that can carry the response's id and model gets them.
-    void add_identity(const boost::json::object& root, chunk_response& chunk)
+    void add_identity(const chat_event_fields& event, chunk_response& chunk)
     {
         if (identified_)
             return;
-        chunk.response_id.assign(string_field(root, "id"));
-        chunk.model.assign(string_field(root, "model"));
+        chunk.response_id.assign(event.id);
+        chunk.model.assign(event.model);
         identified_ = !chunk.response_id.empty() || !chunk.model.empty();
     }
 
@@ -225,7 +285,11 @@ private:
     }
 
     finish_kind (*normalise_)(std::string_view) noexcept;
+    event_sax_parser<chat_event_sax> sax_;
     payload_parser parser_;
+    chat_event_fields dom_event_;
+    chat_choice_fields dom_choice_;
+    tool_call_fields dom_call_;
     chunk_builder builder_;
     std::vector<choice_state> choices_;
     std::size_t last_choice_ = 0;

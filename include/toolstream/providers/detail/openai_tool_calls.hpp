@@ -12,12 +12,50 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 namespace toolstream::detail {
+
+/// The fields of one `delta.tool_calls` fragment that the rules below read, whichever way they
+/// were read (event_sax while parsing, or from a DOM).
+struct tool_call_fields {
+    std::size_t position = 0;              ///< its place in the `tool_calls` array
+    std::optional<std::uint64_t> index;    ///< `index`, when a count
+    std::string id;                        ///< `id`, when a string
+    std::string name;                      ///< `function.name`, when a string
+    std::string arguments;                 ///< `function.arguments`: a string as it is, an object as compact JSON
+
+    void clear() noexcept
+    {
+        index.reset();
+        id.clear();
+        name.clear();
+        arguments.clear();
+    }
+
+    /// Reads `fragment`, found at `at` in a DOM `tool_calls` array, into these fields.
+    void read(const boost::json::object& fragment, std::size_t at)
+    {
+        clear();
+        position = at;
+        index = count_field(fragment, "index");
+        id.assign(string_field(fragment, "id"));
+        const boost::json::object* fn = object_field(fragment, "function");
+        if (fn == nullptr)
+            return;
+        name.assign(string_field(*fn, "name"));
+        if (const auto* a = fn->if_contains("arguments")) {
+            if (const auto* text = a->if_string())
+                arguments.assign(text->data(), text->size());
+            else if (a->is_object())
+                append_compact_json(arguments, *a);
+        }
+    }
+};
 
 /// One choice's tool calls, numbered 0, 1, 2... in order of first appearance: that number is
 /// the `index` of the deltas, whatever the wire's `index` values are.
@@ -27,7 +65,7 @@ namespace toolstream::detail {
 /// are emitted once, so empty (Qwen `id:""`, GLM `name:""`) and resent (MiniMax) values add
 /// nothing; a different id with no name continues the call (LM Studio), while a different id
 /// *with* a name is a new call on a reused index (Ollama sends every parallel call at index 0);
-/// arguments are appended exactly as received, and an object is serialized once.
+/// arguments are passed on exactly as received, and an object as its compact JSON.
 ///
 /// A hostile stream may name a new index in every fragment: calls are found through a hash map,
 /// and past `max_calls` calls per choice a fragment opening another one is dropped.
@@ -37,19 +75,13 @@ public:
     /// Responses' output items are).
     static constexpr std::size_t max_calls = 4096;
 
-    /// Applies `fragment`, found at `position` in its `tool_calls` array, adding a delta to `out`
-    /// when it contributes something. False when it was dropped: it would open a call past
-    /// `max_calls`.
-    bool apply(const boost::json::object& fragment, std::size_t position, chunk_builder& out)
+    /// Applies `fragment`, adding a delta to `out` when it contributes something. False when it
+    /// was dropped: it would open a call past `max_calls`.
+    bool apply(const tool_call_fields& fragment, chunk_builder& out)
     {
-        const std::uint64_t wire = count_field(fragment, "index").value_or(position);
-        const std::string_view id = string_field(fragment, "id");
-        std::string_view name;
-        const boost::json::value* arguments = nullptr;
-        if (const auto* fn = fragment.if_contains("function"); fn != nullptr && fn->is_object()) {
-            name = string_field(fn->get_object(), "name");
-            arguments = fn->get_object().if_contains("arguments");
-        }
+        const std::uint64_t wire = fragment.index.value_or(fragment.position);
+        const std::string_view id = fragment.id;
+        const std::string_view name = fragment.name;
 
         std::size_t slot = find(wire);
         const bool fresh = slot == npos
@@ -68,9 +100,7 @@ public:
 
         const bool new_id = c.id.empty() && !id.empty();
         const bool new_name = c.name.empty() && !name.empty();
-        const boost::json::string* text = arguments != nullptr ? arguments->if_string() : nullptr;
-        const bool object_args = arguments != nullptr && arguments->is_object();
-        if (!fresh && !new_id && !new_name && !object_args && (text == nullptr || text->empty()))
+        if (!fresh && !new_id && !new_name && fragment.arguments.empty())
             return true;
 
         tool_call_delta& d = out.add_call(slot);
@@ -82,10 +112,7 @@ public:
             c.name = name;
             d.name.assign(name);
         }
-        if (text != nullptr)
-            d.arguments_delta.assign(text->data(), text->size());
-        else if (object_args)
-            append_compact_json(d.arguments_delta, *arguments);
+        d.arguments_delta.assign(fragment.arguments);
         return true;
     }
 
