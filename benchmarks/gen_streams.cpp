@@ -3,7 +3,7 @@
 //
 //   toolstream-gen-stream <kind> <content_bytes> <delta_chars> [out_file]
 //
-// kinds: openai_chat anthropic gemini gemini_partial mixed xml json sentinel.
+// kinds: openai_chat anthropic openai_responses ollama gemini gemini_partial mixed xml json sentinel.
 // For `mixed`, <content_bytes> is the scale; the text kinds (xml, json, sentinel) and `gemini`
 // ignore <delta_chars>.
 #include "stream_generators.hpp"
@@ -31,6 +31,8 @@ std::optional<std::string> generate(std::string_view kind, std::size_t size, std
     namespace b = toolstream::bench;
     if (kind == "openai_chat") return b::openai_chat_write_file_sse(size, delta);
     if (kind == "anthropic") return b::anthropic_write_file_sse(size, delta);
+    if (kind == "openai_responses") return b::openai_responses_write_file_sse(size, delta);
+    if (kind == "ollama") return b::ollama_content_ndjson(size, delta);
     if (kind == "gemini") return b::gemini_write_file_sse(size, delta);
     if (kind == "gemini_partial") return b::gemini_partial_args_write_file_sse(size, delta);
     if (kind == "mixed") return b::mixed_chat_sse(size);
@@ -43,7 +45,7 @@ std::optional<std::string> generate(std::string_view kind, std::size_t size, std
 int usage()
 {
     std::cerr << "usage: toolstream-gen-stream <kind> <content_bytes> <delta_chars> [out_file]\n"
-                 "kinds: openai_chat anthropic gemini gemini_partial mixed xml json sentinel\n"
+                 "kinds: openai_chat anthropic openai_responses ollama gemini gemini_partial mixed xml json sentinel\n"
                  "(mixed: content_bytes is the scale)\n";
     return 2;
 }

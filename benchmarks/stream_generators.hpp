@@ -439,6 +439,66 @@ inline std::string anthropic_write_file_sse(std::size_t content_bytes, std::size
     return out;
 }
 
+/// OpenAI Responses stream of the same call: response.created, output_item.added (function_call),
+/// one function_call_arguments.delta per `delta_chars` code points, .done with the whole
+/// arguments, output_item.done, response.completed with usage; every event has its `event:` line.
+inline std::string openai_responses_write_file_sse(std::size_t content_bytes, std::size_t delta_chars)
+{
+    const std::string arguments = write_file_arguments_json(content_bytes);
+    const auto pieces = detail::split_code_points(arguments, delta_chars);
+    const std::string response = "{\"id\":\"resp_bench_0001\",\"object\":\"response\",\"model\":\"" +
+                                 std::string(openai_model) + "\",\"status\":\"";
+    const std::string item = "{\"id\":\"fc_bench_0001\",\"type\":\"function_call\",\"call_id\":\"" +
+                             std::string(openai_tool_call_id) + "\",\"name\":\"" + std::string(write_file_tool_name) + "\",";
+    std::string out;
+    out.reserve(arguments.size() * 3 + pieces.size() * 150);
+    detail::append_sse(out, "response.created", "{\"type\":\"response.created\",\"sequence_number\":0,\"response\":" +
+                                                    response + "in_progress\",\"output\":[]}}");
+    detail::append_sse(out, "response.output_item.added",
+                       "{\"type\":\"response.output_item.added\",\"sequence_number\":1,\"output_index\":0,\"item\":" + item +
+                           "\"arguments\":\"\",\"status\":\"in_progress\"}}");
+    std::size_t sequence = 2;
+    for (const auto piece : pieces) {
+        detail::append_sse(out, "response.function_call_arguments.delta",
+            "{\"type\":\"response.function_call_arguments.delta\",\"sequence_number\":" + std::to_string(sequence++) +
+            ",\"item_id\":\"fc_bench_0001\",\"output_index\":0,\"delta\":" + detail::json_quoted(piece) + "}");
+    }
+    const std::string whole = detail::json_quoted(arguments);
+    detail::append_sse(out, "response.function_call_arguments.done",
+        "{\"type\":\"response.function_call_arguments.done\",\"sequence_number\":" + std::to_string(sequence++) +
+        ",\"item_id\":\"fc_bench_0001\",\"output_index\":0,\"arguments\":" + whole + "}");
+    detail::append_sse(out, "response.output_item.done",
+        "{\"type\":\"response.output_item.done\",\"sequence_number\":" + std::to_string(sequence++) +
+        ",\"output_index\":0,\"item\":" + item + "\"arguments\":" + whole + ",\"status\":\"completed\"}}");
+    detail::append_sse(out, "response.completed",
+        "{\"type\":\"response.completed\",\"sequence_number\":" + std::to_string(sequence) + ",\"response\":" + response +
+        "completed\",\"usage\":{\"input_tokens\":" + std::to_string(prompt_tokens) + ",\"output_tokens\":" +
+        std::to_string(pieces.size()) + "}}}");
+    return out;
+}
+
+/// Ollama `/api/chat` NDJSON: the model writes the file as content, one line per `delta_chars`
+/// code points of the decoded content (Ollama streams text, not tool-call arguments), then the
+/// `done:true` line with done_reason and counts.
+inline std::string ollama_content_ndjson(std::size_t content_bytes, std::size_t delta_chars)
+{
+    const std::string content = write_file_content(content_bytes);
+    const auto pieces = detail::split_code_points(content, delta_chars);
+    const std::string head = "{\"model\":\"qwen3:8b\",\"created_at\":\"2026-01-01T00:00:00.000000Z\","
+                             "\"message\":{\"role\":\"assistant\",\"content\":";
+    std::string out;
+    out.reserve(content.size() * 2 + pieces.size() * 110);
+    for (const auto piece : pieces) {
+        out += head;
+        detail::append_json_escaped(out += '"', piece);
+        out += "\"},\"done\":false}\n";
+    }
+    out += head + "\"\"},\"done\":true,\"done_reason\":\"stop\",\"total_duration\":1000,"
+                  "\"prompt_eval_count\":" + std::to_string(prompt_tokens) + ",\"eval_count\":" +
+           std::to_string(pieces.size()) + "}\n";
+    return out;
+}
+
 /// Gemini `streamGenerateContent?alt=sse`: without argument streaming Gemini sends the call
 /// whole, so this is a single event holding `functionCall.args` as an object, with
 /// `finishReason:"STOP"`. `delta_chars` is accepted for a uniform signature and ignored.

@@ -3,6 +3,8 @@
 
 #include <toolstream/error.hpp>
 #include <toolstream/providers/detail/chunk_builder.hpp>
+#include <toolstream/providers/detail/event_fields.hpp>
+#include <toolstream/providers/detail/event_sax.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/providers/provider.hpp>
@@ -66,9 +68,27 @@ struct provider_converter<anthropic> : converter_defaults<provider_converter<ant
 
 private:
     friend struct converter_defaults<provider_converter<anthropic>>;
+    friend struct detail::event_paths_access;
 
     template<class Emit>
     error_code convert_event(const wire_event& ev, Emit& emit)
+    {
+        // Block deltas are nearly every event of a stream: read them while parsing, no DOM.
+        if (!spliced_ && (ev.name.empty() || ev.name == "content_block_delta" || ev.name == "content_block_stop")
+            && sax_.parse(ev.data) == detail::sax_outcome::done) {
+            const auto& f = sax_.handler();
+            const std::string_view type = ev.name.empty() ? std::string_view(f.type) : ev.name;
+            if (type == "content_block_delta" && f.has_delta)
+                return on_block_delta(f.index, f.delta_type, f.text, f.thinking, f.partial_json, emit);
+            if (type == "content_block_stop")
+                return on_block_stop(f.index, emit);
+        }
+        return convert_tree(ev, emit);
+    }
+
+    // Every event the fast path did not take, from its DOM.
+    template<class Emit>
+    error_code convert_tree(const wire_event& ev, Emit& emit)
     {
         auto parsed = parser_.parse_object(ev.data);
         if (!parsed)
@@ -80,12 +100,18 @@ private:
             return on_error(*root, emit);
         if (spliced_)
             return {};
-        if (type == "content_block_delta")
-            return on_block_delta(*root, emit);
+        if (type == "content_block_delta") {
+            const auto* delta = detail::object_field(*root, "delta");
+            if (delta == nullptr)
+                return error::invalid_payload;
+            return on_block_delta(detail::count_field(*root, "index"), detail::string_field(*delta, "type"),
+                                  detail::string_field(*delta, "text"), detail::string_field(*delta, "thinking"),
+                                  detail::string_field(*delta, "partial_json"), emit);
+        }
         if (type == "content_block_start")
             return on_block_start(*root, emit);
         if (type == "content_block_stop")
-            return on_block_stop(*root, emit);
+            return on_block_stop(detail::count_field(*root, "index"), emit);
         if (type == "message_delta")
             return on_message_delta(*root, emit);
         if (type == "message_start")
@@ -143,7 +169,7 @@ private:
     template<class Emit>
     error_code on_block_start(const boost::json::object& root, Emit& emit)
     {
-        const auto index = index_at(root);
+        const auto index = block_index(detail::count_field(root, "index"));
         const auto* block = detail::object_field(root, "content_block");
         if (!index || block == nullptr)
             return error::invalid_payload;
@@ -176,19 +202,19 @@ private:
         return {};
     }
 
+    // A content_block_delta: its index, `delta.type` and the delta's text fields.
     template<class Emit>
-    error_code on_block_delta(const boost::json::object& root, Emit& emit)
+    error_code on_block_delta(std::optional<std::uint64_t> raw_index, std::string_view type, std::string_view text,
+                              std::string_view thinking, std::string_view partial_json, Emit& emit)
     {
-        const auto index = index_at(root);
-        const auto* delta = detail::object_field(root, "delta");
-        if (!index || delta == nullptr)
+        const auto index = block_index(raw_index);
+        if (!index)
             return error::invalid_payload;
-        const std::string_view type = detail::string_field(*delta, "type");
         auto& c = out_.begin();
         if (type == "text_delta") {
-            c.content.assign(detail::string_field(*delta, "text"));
+            c.content.assign(text);
         } else if (type == "thinking_delta") {
-            c.reasoning.assign(detail::string_field(*delta, "thinking"));
+            c.reasoning.assign(thinking);
         } else if (type == "input_json_delta") {
             block_kind& k = kind(*index);
             // A delta for a block never started is still a call: emitting it lets the missing
@@ -197,7 +223,7 @@ private:
                 k = block_kind::tool_use;
             if (k != block_kind::tool_use)
                 return {};
-            call_at(*index).arguments_delta.assign(detail::string_field(*delta, "partial_json"));
+            call_at(*index).arguments_delta.assign(partial_json);
             emit(std::size_t{0}, std::as_const(out_.chunk()));   // even when empty: the call exists
             return {};
         }
@@ -207,9 +233,9 @@ private:
     }
 
     template<class Emit>
-    error_code on_block_stop(const boost::json::object& root, Emit& emit)
+    error_code on_block_stop(std::optional<std::uint64_t> raw_index, Emit& emit)
     {
-        const auto index = index_at(root);
+        const auto index = block_index(raw_index);
         if (!index)
             return error::invalid_payload;
         block_kind& k = kind(*index);
@@ -261,9 +287,8 @@ private:
         return blocks_[index];
     }
 
-    std::optional<std::size_t> index_at(const boost::json::object& o) const
+    static std::optional<std::size_t> block_index(std::optional<std::uint64_t> n) noexcept
     {
-        auto n = detail::count_field(o, "index");
         if (!n || *n >= max_blocks)
             return std::nullopt;
         return static_cast<std::size_t>(*n);
@@ -278,6 +303,7 @@ private:
 
     detail::chunk_builder out_;
     detail::payload_parser parser_;
+    detail::event_sax_parser<detail::anthropic_block_fields> sax_;
     std::vector<block_kind> blocks_;
     std::size_t base_index_ = 0;   // call index of block 0 of the current message
     std::string message_id_;

@@ -5,6 +5,8 @@
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/providers/detail/chunk_builder.hpp>
+#include <toolstream/providers/detail/event_fields.hpp>
+#include <toolstream/providers/detail/event_sax.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/providers/provider.hpp>
@@ -17,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 namespace toolstream {
 
@@ -48,12 +51,33 @@ struct provider_converter<ollama> : converter_defaults<provider_converter<ollama
 
 private:
     friend struct converter_defaults<provider_converter<ollama>>;
+    friend struct detail::event_paths_access;
 
     template<class Emit>
     error_code convert_event(const wire_event& ev, Emit& emit)
     {
         if (detail::all_blank(ev.data))
             return {};   // blank line
+        // A line of text or thinking is nearly every line of a stream: read it while parsing.
+        if (sax_.parse(ev.data) == detail::sax_outcome::done) {
+            const auto& f = sax_.handler();
+            builder_.begin();
+            return finish_line({f.content, f.thinking, f.model, f.done_reason, f.done, f.input, f.output}, emit);
+        }
+        return convert_tree(ev, emit);
+    }
+
+    // What a line gives besides its error and tool calls, whichever path read it.
+    struct line_values {
+        std::string_view content, thinking, model, done_reason;
+        bool done = false;
+        std::optional<std::uint64_t> input, output;
+    };
+
+    // Every line the fast path did not take, from its DOM.
+    template<class Emit>
+    error_code convert_tree(const wire_event& ev, Emit& emit)
+    {
         auto parsed = parser_.parse_object(ev.data);
         if (!parsed)
             return parsed.error();
@@ -71,33 +95,42 @@ private:
                 detail::append_compact_json(chunk.error, *err);
             chunk.finish = finish_kind::error;
         }
-        if (const auto* message = line.if_contains("message"); message != nullptr && message->is_object())
-            convert_message(message->get_object());
-        if (detail::true_field(line, "done")) {
+        line_values v{{}, {}, detail::string_field(line, "model"), detail::string_field(line, "done_reason"),
+                      detail::true_field(line, "done"), detail::count_field(line, "prompt_eval_count"),
+                      detail::count_field(line, "eval_count")};
+        if (const auto* message = detail::object_field(line, "message")) {
+            v.content = detail::string_field(*message, "content");
+            v.thinking = detail::string_field(*message, "thinking");
+            convert_tool_calls(*message);
+        }
+        return finish_line(v, emit);
+    }
+
+    template<class Emit>
+    error_code finish_line(const line_values& v, Emit& emit)
+    {
+        auto& chunk = builder_.chunk();
+        chunk.content.assign(v.content);
+        chunk.reasoning.assign(v.thinking);
+        if (v.done) {
             chunk.is_complete = true;
-            chunk.finish_reason.assign(detail::string_field(line, "done_reason"));
+            chunk.finish_reason.assign(v.done_reason);
             if (!chunk.finish_reason.empty())
                 chunk.finish = normalise_finish(chunk.finish_reason);
         }
-        const auto input = detail::count_field(line, "prompt_eval_count");
-        const auto output = detail::count_field(line, "eval_count");
-        if (input || output)
-            chunk.usage = token_usage{input.value_or(0), output.value_or(0)};
-
+        if (v.input || v.output)
+            chunk.usage = token_usage{v.input.value_or(0), v.output.value_or(0)};
         if (!identified_) {
-            chunk.model.assign(detail::string_field(line, "model"));
+            chunk.model.assign(v.model);
             identified_ = !chunk.model.empty();
         }
         if (!builder_.empty())
-            emit(std::size_t{0}, chunk);
+            emit(std::size_t{0}, std::as_const(chunk));
         return {};
     }
 
-    void convert_message(const boost::json::object& message)
+    void convert_tool_calls(const boost::json::object& message)
     {
-        auto& chunk = builder_.chunk();
-        chunk.content.assign(detail::string_field(message, "content"));
-        chunk.reasoning.assign(detail::string_field(message, "thinking"));
         const auto* calls = message.if_contains("tool_calls");
         if (calls == nullptr || !calls->is_array())
             return;
@@ -122,6 +155,7 @@ private:
     }
 
     detail::payload_parser parser_;
+    detail::event_sax_parser<detail::ollama_line_fields> sax_;
     detail::chunk_builder builder_;
     std::size_t next_call_ = 0;
     bool identified_ = false;   // the model was emitted

@@ -3,6 +3,8 @@
 
 #include <toolstream/error.hpp>
 #include <toolstream/providers/detail/chunk_builder.hpp>
+#include <toolstream/providers/detail/event_fields.hpp>
+#include <toolstream/providers/detail/event_sax.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/providers/provider.hpp>
@@ -65,9 +67,24 @@ struct provider_converter<openai_responses> : converter_defaults<provider_conver
 
 private:
     friend struct converter_defaults<provider_converter<openai_responses>>;
+    friend struct detail::event_paths_access;
 
     template<class Emit>
     error_code convert_event(const wire_event& ev, Emit& emit)
+    {
+        // Text and argument deltas are nearly every event of a stream: read them while parsing.
+        if ((ev.name.empty() || delta_kind(ev.name) != delta_target::none) && sax_.parse(ev.data) == detail::sax_outcome::done) {
+            const auto& f = sax_.handler();
+            const std::string_view type = ev.name.empty() ? std::string_view(f.type) : ev.name;
+            if (const delta_target target = delta_kind(type); target != delta_target::none)
+                return on_delta(target, f.output_index, f.item_id, f.call_id, f.delta, emit);
+        }
+        return convert_tree(ev, emit);
+    }
+
+    // Every event the fast path did not take, from its DOM.
+    template<class Emit>
+    error_code convert_tree(const wire_event& ev, Emit& emit)
     {
         auto parsed = parser_.parse_object(ev.data);
         if (!parsed)
@@ -77,16 +94,9 @@ private:
         if (const auto* response = detail::object_field(*root, "response"))
             announce_response(*response, emit);
 
-        if (type == "response.output_text.delta")
-            return send_text(out_.begin().content, *root, emit);
-        if (type == "response.reasoning_summary_text.delta" || type == "response.reasoning_text.delta")
-            return send_text(out_.begin().reasoning, *root, emit);
-        if (type == "response.refusal.delta")
-            return send_text(out_.begin().refusal, *root, emit);
-        if (type == "response.function_call_arguments.delta")
-            return on_arguments_delta(*root, false, emit);
-        if (type == "response.custom_tool_call_input.delta")
-            return on_arguments_delta(*root, true, emit);
+        if (const delta_target target = delta_kind(type); target != delta_target::none)
+            return on_delta(target, detail::count_field(*root, "output_index"), detail::string_field(*root, "item_id"),
+                            detail::string_field(*root, "call_id"), detail::string_field(*root, "delta"), emit);
         if (type == "response.function_call_arguments.done")
             return on_arguments_done(*root, "arguments", emit);
         if (type == "response.custom_tool_call_input.done")
@@ -110,6 +120,37 @@ private:
         return {};   // bookkeeping events (in_progress, content_part.*, *.done texts) carry nothing new
     }
 
+    // The events that carry one `delta`, and where it goes.
+    enum class delta_target : unsigned char { none, content, reasoning, refusal, arguments, custom_input };
+
+    static delta_target delta_kind(std::string_view type) noexcept
+    {
+        if (type == "response.output_text.delta")
+            return delta_target::content;
+        if (type == "response.function_call_arguments.delta")
+            return delta_target::arguments;
+        if (type == "response.reasoning_summary_text.delta" || type == "response.reasoning_text.delta")
+            return delta_target::reasoning;
+        if (type == "response.refusal.delta")
+            return delta_target::refusal;
+        if (type == "response.custom_tool_call_input.delta")
+            return delta_target::custom_input;
+        return delta_target::none;
+    }
+
+    template<class Emit>
+    error_code on_delta(delta_target target, std::optional<std::uint64_t> output_index, std::string_view item_id,
+                        std::string_view call_id, std::string_view delta, Emit& emit)
+    {
+        switch (target) {
+        case delta_target::content: return send_text(out_.begin().content, delta, emit);
+        case delta_target::reasoning: return send_text(out_.begin().reasoning, delta, emit);
+        case delta_target::refusal: return send_text(out_.begin().refusal, delta, emit);
+        default:
+            return on_arguments_delta(output_index, item_id, call_id, delta, target == delta_target::custom_input, emit);
+        }
+    }
+
     enum class item_kind : unsigned char { unknown, client_call, other };
 
     struct item_state {
@@ -127,9 +168,9 @@ private:
     }
 
     template<class Emit>
-    error_code send_text(std::string& field, const boost::json::object& root, Emit& emit)
+    error_code send_text(std::string& field, std::string_view delta, Emit& emit)
     {
-        field.assign(detail::string_field(root, "delta"));
+        field.assign(delta);
         if (!field.empty())
             emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
@@ -138,7 +179,7 @@ private:
     template<class Emit>
     error_code on_item_added(const boost::json::object& root, Emit& emit)
     {
-        const auto index = index_at(root);
+        const auto index = item_index(detail::count_field(root, "output_index"));
         const auto* item = detail::object_field(root, "item");
         if (!index || item == nullptr)
             return error::invalid_payload;
@@ -156,9 +197,10 @@ private:
     }
 
     template<class Emit>
-    error_code on_arguments_delta(const boost::json::object& root, bool custom, Emit& emit)
+    error_code on_arguments_delta(std::optional<std::uint64_t> output_index, std::string_view item_id,
+                                  std::string_view call_id, std::string_view delta, bool custom, Emit& emit)
     {
-        const auto index = locate(root);
+        const auto index = locate(output_index, item_id);
         if (!index)
             return error::invalid_payload;
         auto& state = items_[*index];
@@ -168,8 +210,8 @@ private:
         state.free_form = state.free_form || custom;
         auto& d = call_at(*index);
         d.free_form = state.free_form;
-        d.call_id.assign(detail::string_field(root, "call_id"));
-        d.arguments_delta.assign(detail::string_field(root, "delta"));
+        d.call_id.assign(call_id);
+        d.arguments_delta.assign(delta);
         state.has_arguments = state.has_arguments || !d.arguments_delta.empty();
         emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
@@ -178,7 +220,7 @@ private:
     template<class Emit>
     error_code on_arguments_done(const boost::json::object& root, std::string_view field, Emit& emit)
     {
-        const auto index = locate(root);
+        const auto index = locate(detail::count_field(root, "output_index"), detail::string_field(root, "item_id"));
         if (!index)
             return error::invalid_payload;
         auto& state = items_[*index];
@@ -196,7 +238,7 @@ private:
     template<class Emit>
     error_code on_item_done(const boost::json::object& root, Emit& emit)
     {
-        const auto index = index_at(root);
+        const auto index = item_index(detail::count_field(root, "output_index"));
         const auto* item = detail::object_field(root, "item");
         if (!index || item == nullptr)
             return error::invalid_payload;
@@ -316,22 +358,20 @@ private:
     }
 
     // The item an argument event refers to: by output_index, else by item_id (newest first).
-    std::optional<std::size_t> locate(const boost::json::object& root)
+    std::optional<std::size_t> locate(std::optional<std::uint64_t> output_index, std::string_view id)
     {
-        if (const auto index = index_at(root)) {
+        if (const auto index = item_index(output_index)) {
             slot(*index);
             return index;
         }
-        const std::string_view id = detail::string_field(root, "item_id");
         for (std::size_t i = items_.size(); !id.empty() && i-- > 0;)
             if (items_[i].id == id)
                 return i;
         return std::nullopt;
     }
 
-    std::optional<std::size_t> index_at(const boost::json::object& o) const
+    static std::optional<std::size_t> item_index(std::optional<std::uint64_t> n) noexcept
     {
-        auto n = detail::count_field(o, "output_index");
         if (!n || *n >= max_items)
             return std::nullopt;
         return static_cast<std::size_t>(*n);
@@ -346,6 +386,7 @@ private:
 
     detail::chunk_builder out_;
     detail::payload_parser parser_;
+    detail::event_sax_parser<detail::responses_delta_fields> sax_;
     std::vector<item_state> items_;   // by output_index, for the current response
     std::size_t base_index_ = 0;      // call index of output_index 0 of the current response
     std::string response_id_;         // the last response announced
