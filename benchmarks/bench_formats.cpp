@@ -1,6 +1,6 @@
 // Every registered text format (registry.hpp) fed directly: handler<Format, counting sink>::feed()
 // over its sample (tests/support/format_samples.hpp: prose and one write_file call whose body is
-// about N bytes, N = 64 KiB and 1 MiB), cut into chunks of 1, 4 and 16 bytes. Linear time shows
+// about N bytes, N = 64 KiB and 1 MiB), cut into chunks of 1, 4, 16 and 4096 bytes. Linear time shows
 // as t(1 MiB) / t(64 KiB) ≈ 16. A format added to the registry and its sample is timed here with
 // no edit.
 //
@@ -22,7 +22,7 @@ namespace ts = toolstream;
 namespace tb = toolstream::bench;
 
 constexpr std::size_t sizes[] = {64 * 1024, 1024 * 1024};
-constexpr std::size_t chunk_sizes[] = {1, 4, 16};
+constexpr std::size_t chunk_sizes[] = {1, 4, 16, 4096};
 
 template<class Format>
 void run_format(benchmark::State& state, const std::string& text, std::size_t body, std::size_t chunk)

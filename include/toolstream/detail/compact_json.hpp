@@ -15,10 +15,35 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
 namespace toolstream::detail {
+
+/// The index of the first byte of `s` at or after `i` that JSON must escape (a control
+/// character, `"` or `\\`), or s.size(). Eight bytes at a time: a byte that needs no escape is
+/// the rule in model text, so runs are found without a branch per byte.
+inline std::size_t find_json_escape(std::string_view s, std::size_t i = 0) noexcept
+{
+    constexpr std::uint64_t ones = 0x0101010101010101u;
+    constexpr std::uint64_t highs = 0x8080808080808080u;
+    const auto has_zero = [](std::uint64_t v) noexcept { return (v - ones) & ~v & highs; };
+    for (; i + 8 <= s.size(); i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, s.data() + i, 8);
+        // A byte below 0x20 (its high bit clear and w - 0x20 borrowing), or equal to `"` or `\`.
+        const std::uint64_t control = (w - ones * 0x20) & ~w & highs;
+        if ((control | has_zero(w ^ (ones * '"')) | has_zero(w ^ (ones * '\\'))) != 0)
+            break;
+    }
+    for (; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x20 || c == '"' || c == '\\')
+            return i;
+    }
+    return s.size();
+}
 
 /// Appends the JSON escape of `s` without the surrounding quotes. Non-ASCII bytes pass through
 /// unchanged; control characters use the short escapes or `\u00xx`, as JSON.stringify does.
@@ -26,10 +51,8 @@ inline void append_json_escaped(std::string& out, std::string_view s)
 {
     static constexpr char hex[] = "0123456789abcdef";
     std::size_t run = 0;   // start of the pending run of bytes that need no escape
-    for (std::size_t i = 0; i < s.size(); ++i) {
+    for (std::size_t i = find_json_escape(s); i < s.size(); i = find_json_escape(s, run)) {
         const auto c = static_cast<unsigned char>(s[i]);
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
         out.append(s.data() + run, i - run);
         run = i + 1;
         switch (c) {
@@ -46,7 +69,10 @@ inline void append_json_escaped(std::string& out, std::string_view s)
             out += hex[c & 0xf];
         }
     }
-    out.append(s.data() + run, s.size() - run);
+    if (s.size() - run == 1)
+        out.push_back(s[run]);   // a one-byte delta (a token of one character) is common
+    else
+        out.append(s.data() + run, s.size() - run);
 }
 
 /// Appends `s` as a whole JSON string, quotes included.

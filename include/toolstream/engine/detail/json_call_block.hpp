@@ -48,6 +48,8 @@ struct json_null_handler {
 };
 
 /// Checks that a text streamed to it (after reset()) is one JSON value; nothing is built or kept.
+/// Only finish() tells the verdict, so small writes (a token each) are gathered into a bounded
+/// batch first: a parser's write costs a few hundred instructions whatever its size.
 class json_validator {
 public:
     void reset()
@@ -56,9 +58,43 @@ public:
             state_ = std::make_unique<state>();
         state_->ec = {};
         state_->parser.reset();
+        state_->batch.clear();
     }
 
     void write(std::string_view bytes)
+    {
+        auto& batch = state_->batch;
+        if (batch.size() + bytes.size() <= batch_size) {
+            batch.append(bytes);
+            return;
+        }
+        flush();
+        if (bytes.size() < batch_size)
+            batch.append(bytes);
+        else
+            parse(bytes);
+    }
+
+    /// True when what was written is one JSON value.
+    bool finish()
+    {
+        flush();
+        auto& s = *state_;
+        if (!s.ec && !s.parser.done())
+            s.parser.write_some(false, nullptr, 0, s.ec);
+        return !s.ec && s.parser.done();
+    }
+
+private:
+    static constexpr std::size_t batch_size = 512;
+
+    void flush()
+    {
+        parse(state_->batch);
+        state_->batch.clear();
+    }
+
+    void parse(std::string_view bytes)
     {
         constexpr std::size_t slice = 2048;   // Boost 1.81 #876
         while (!bytes.empty() && !state_->ec) {
@@ -67,16 +103,6 @@ public:
         }
     }
 
-    /// True when what was written is one JSON value.
-    bool finish()
-    {
-        auto& [ec, parser] = *state_;
-        if (!ec && !parser.done())
-            parser.write_some(false, nullptr, 0, ec);
-        return !ec && parser.done();
-    }
-
-private:
     static boost::json::parse_options options()
     {
         boost::json::parse_options o;
@@ -88,6 +114,7 @@ private:
     struct state {
         error_code ec;   // Boost 1.81 #814: the parser is not the first member
         boost::json::basic_parser<json_null_handler> parser{options()};
+        std::string batch;   // written, not yet parsed: under batch_size bytes
     };
     std::unique_ptr<state> state_;   // a pointer keeps the reader movable (basic_parser is not)
 };
@@ -148,11 +175,13 @@ public:
                 mode_ = mode::none;
                 failure_ = {};
                 validator_.reset();
+                validate_file_ = false;
                 ctx.call.begin(segment_type::tool_call, {}, {}, true, ctx.out);
                 break;
             case event::name: ctx.call.name(tracker_.name(), ctx.out); break;
             case event::arguments_begin: begin_arguments(ctx); break;
             case event::arguments_end:
+                settle_validator();
                 if ((mode_ == mode::string || mode_ == mode::file_string) && !string_.complete())
                     failure_ = "arguments string is not valid JSON";
                 file_done_ = mode_ == mode::file || mode_ == mode::file_string;
@@ -171,6 +200,7 @@ public:
     {
         in_call_ = done_ = finished_ = false;
         mode_ = mode::none;
+        validate_file_ = false;
         file_.reset();
     }
 
@@ -191,6 +221,17 @@ private:
         }
         if (file)
             file_.begin(ctx.call.type());
+        validate_file_ = mode_ == mode::file;
+    }
+
+    // A file tool's arguments object is parsed by its decoder, which is stricter than the
+    // validator: when it read them cleanly the validator reads `{}` in their place (the verdict
+    // on the call object is the same), else their raw text, so the verdict never depends on it.
+    void settle_validator()
+    {
+        if (!std::exchange(validate_file_, false))
+            return;
+        validator_.write(file_.decoded_cleanly() ? std::string_view("{}") : file_.raw());
     }
 
     template<class W>
@@ -202,7 +243,8 @@ private:
             ctx.out.markup(bytes);
             return;
         }
-        validator_.write(bytes);
+        if (mode_ != mode::file)   // see settle_validator()
+            validator_.write(bytes);
         switch (mode_) {
         case mode::none: ctx.call.add(byte_role::call_text, bytes, ctx.out); return;
         case mode::raw: ctx.call.add(byte_role::argument_text, bytes, ctx.out); return;
@@ -235,6 +277,7 @@ private:
     {
         in_call_ = false;
         using kind = json_call_tracker::arguments_kind;
+        settle_validator();
         if (failure_.empty() && !validator_.finish())
             failure_ = "tool call is not valid JSON";
         if (failure_.empty() && tracker_.arguments() == kind::other)
@@ -267,6 +310,7 @@ private:
     bool finished_ = false;
     bool end_at_close_ = true;
     bool leading_space_ = false;
+    bool validate_file_ = false;  // a file tool's arguments, not yet told to the validator
 };
 
 } // namespace toolstream::detail

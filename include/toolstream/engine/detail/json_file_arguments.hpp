@@ -67,6 +67,12 @@ public:
         }
     }
 
+    /// The arguments read so far, as written.
+    std::string_view raw() const noexcept { return raw_; }
+
+    /// True when the arguments were read to their closing brace without an error.
+    bool decoded_cleanly() const noexcept { return decoder_ && decoder_->done() && !decoder_->error(); }
+
     /// Why the arguments are unusable (empty when they decoded to the end); forgets the call.
     template<class W>
     std::string finish(W& out)

@@ -132,12 +132,13 @@ private:
     // A value no schema types is JSON-decoded when it parses (glm45, as vLLM reads it).
     static constexpr bool decode_untyped = T::decode_untyped_values;
     static constexpr value_type_attribute value_type = T::typed_value_attribute;
+    static constexpr std::array<std::string_view, 2> between_marker_list{parameter_open, end_marker};
+    static constexpr marker_set between_markers{between_marker_list, ignore_case};
 
     template<class W>
     bool between(block_context<W>& ctx)
     {
-        const std::array<std::string_view, 2> markers{parameter_open, end_marker};
-        const auto m = find_marker(ctx.view(), markers, ignore_case);
+        const auto m = find_marker(ctx.view(), between_markers);
         ctx.take(m.position, byte_role::call_text);
         if (m.marker == marker_match::npos)
             return m.position > 0;

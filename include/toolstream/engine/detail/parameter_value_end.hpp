@@ -34,8 +34,7 @@ struct parameter_value_end {
     /// Where the value in `v` ends; `line_start`: the value's bytes before `v` end a line.
     static parameter_value_end find(std::string_view v, bool at_end, bool line_start) noexcept
     {
-        const std::array<std::string_view, 3> markers{value_close, parameter_open, end_marker};
-        const auto m = find_marker(v, markers, ignore_case);
+        const auto m = find_marker(v, marker_set_);
         if (m.marker == marker_match::npos)
             return {at_end ? closing::no : closing::more, at_end ? v.size() : m.position, 0};
         const std::string_view found = markers[m.marker];
@@ -66,6 +65,9 @@ private:
     static constexpr std::string_view end_marker =
         T::parameters_close.empty() ? T::call_close : T::parameters_close;
     static constexpr bool ignore_case = T::ignore_case;
+    static constexpr std::array<std::string_view, 3> markers{value_close, parameter_open, end_marker};
+    // Prepared once: find() runs at every feed inside a value.
+    static constexpr marker_set marker_set_{markers, ignore_case};
 
     // Whether the value_close followed by `rest` ends the value.
     static closing closes_value(std::string_view rest) noexcept

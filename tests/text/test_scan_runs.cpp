@@ -1,0 +1,115 @@
+// The run-at-a-time scans of the hot paths against their byte-at-a-time definitions: JSON
+// escaping (eight bytes a step) and a call object's validation when a file tool's decoder has
+// already read its arguments (a stand-in for them, or their raw text when it failed).
+#include <toolstream/detail/compact_json.hpp>
+#include <toolstream/formats/hermes.hpp>
+#include <toolstream/formats/json_calls.hpp>
+#include <toolstream/handler.hpp>
+
+#include "catch_compat.hpp"
+#include "support/events.hpp"
+#include "support/text_policy_checks.hpp"
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+using namespace toolstream;
+using namespace toolstream::test;
+
+namespace {
+
+// JSON.stringify's escape, one byte at a time.
+std::string naive_escape(std::string_view s)
+{
+    std::string out;
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (c < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            } else {
+                out += ch;
+            }
+        }
+    }
+    return out;
+}
+
+// The first byte at or after `from` that JSON escapes.
+std::size_t naive_find(std::string_view s, std::size_t from)
+{
+    for (std::size_t i = from; i < s.size(); ++i)
+        if (naive_escape(s.substr(i, 1)).size() != 1)
+            return i;
+    return s.size();
+}
+
+} // namespace
+
+TEST_CASE("append_json_escaped: every byte value at every offset of a run", "[scan_runs]")
+{
+    for (std::size_t size : {1, 7, 8, 9, 15, 16, 17, 40}) {
+        for (std::size_t at = 0; at < size; ++at) {
+            for (unsigned v = 0; v < 256; ++v) {
+                std::string s(size, 'a');
+                s[at] = static_cast<char>(v);
+                if (at + 1 < size)
+                    s[size - 1] = '"';   // a second escape after the first
+                std::string out = "x";
+                detail::append_json_escaped(out, s);
+                INFO("size " << size << " at " << at << " byte " << v);
+                REQUIRE(out == "x" + naive_escape(s));
+                REQUIRE(detail::find_json_escape(s) == naive_find(s, 0));
+                REQUIRE(detail::find_json_escape(s, at) == naive_find(s, at));
+            }
+        }
+    }
+}
+
+TEST_CASE("json calls: a file tool's arguments are validated by its decoder, or replayed", "[scan_runs]")
+{
+    struct expected {
+        std::string_view input;
+        invocation_status status;
+        std::string_view error;   // empty: any
+    };
+    const expected cases[] = {
+        // Decoded cleanly: the call object around them decides.
+        {R"({"name":"write_file","arguments":{"path":"a","content":"x\ny"}})", invocation_status::complete, ""},
+        {R"({"name":"write_file","arguments":{"path":"a","content":"x"}[{""}}{""""}])",
+         invocation_status::invalid_arguments, "tool call is not valid JSON"},
+        // The decoder stops at the repeated body key; the syntax error after it is the verdict.
+        {R"({"name":"write_file","arguments":{"path":"a","content":"x","content":"y",]}})",
+         invocation_status::invalid_arguments, "tool call is not valid JSON"},
+        // Not UTF-8 for the decoder, JSON for the validator: the decoder's reason.
+        {"{\"name\":\"write_file\",\"arguments\":{\"path\":\"a\",\"content\":\"\xff\"}}",
+         invocation_status::invalid_arguments, ""},
+    };
+    for (const auto& c : cases) {
+        INFO(c.input);
+        const auto r = run_whole<json_calls>(c.input);
+        INFO(dump(r.events));
+        REQUIRE(r.invocations.size() == 1);
+        CHECK(r.invocations[0].status == c.status);
+        if (!c.error.empty())
+            CHECK(r.invocations[0].error == c.error);
+        check_chunk_invariance<json_calls>(c.input);
+        const std::string marked = "<tool_call>\n" + std::string(c.input) + "\n</tool_call>";
+        const auto h = run_whole<hermes>(marked);
+        REQUIRE(h.invocations.size() == 1);
+        CHECK(h.invocations[0].status == c.status);
+        CHECK(h.invocations[0].error == r.invocations[0].error);
+        check_chunk_invariance<hermes>(marked);
+    }
+}
