@@ -1,68 +1,227 @@
-// Decodes the inside of a JSON string as it arrives, an escape split at any byte included.
+// Decodes the inside of a JSON string as it arrives, an escape or a UTF-8 character split at any
+// byte included: runs without escapes are found a word at a time and handed over in one piece.
 #pragma once
 
 #include <toolstream/detail/utf8.hpp>
+#include <toolstream/error.hpp>
+
+#include <boost/json/error.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
 namespace toolstream::detail {
 
-/// The bytes between a JSON string's quotes, fed in pieces, decoded to UTF-8: the short escapes,
-/// `\uXXXX` and surrogate pairs. An unknown escape, a bad hex digit or a lone surrogate fails it
-/// for good; other bytes (control characters, invalid UTF-8 included) are copied as they are.
+/// The length of the longest prefix of `s` without `"`, `\`, a control character or a non-ASCII
+/// byte: eight bytes per step (a has-zero-byte test on each of the four conditions, exact for
+/// "some byte matches", then the byte loop finds which).
+inline std::size_t plain_ascii_run(const char* s, std::size_t n) noexcept
+{
+    constexpr std::uint64_t ones = 0x0101010101010101u;
+    constexpr std::uint64_t high = 0x8080808080808080u;
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        std::uint64_t x = 0;
+        std::memcpy(&x, s + i, 8);
+        const std::uint64_t q = x ^ (ones * '"');
+        const std::uint64_t b = x ^ (ones * '\\');
+        const std::uint64_t hit = ((q - ones) & ~q) | ((b - ones) & ~b) | ((x - ones * 0x20) & ~x) | x;
+        if ((hit & high) != 0)
+            break;
+    }
+    for (; i < n; ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80)
+            break;
+    }
+    return i;
+}
+
+/// A JSON string decoded to UTF-8 as it arrives: the short escapes, `\uXXXX` and surrogate pairs.
+/// Two ways in:
+/// - append(): the bytes between the quotes, lenient: an unknown escape, a bad hex digit or a lone
+///   surrogate fails it for good; other bytes (control characters, invalid UTF-8) are copied.
+/// - read(): from after the opening quote to the closing one, strict as Boost.JSON is (control
+///   characters and invalid UTF-8 fail too), with the error named as Boost.JSON names it. A UTF-8
+///   character or a surrogate pair is handed over only once whole, so no piece is ever invalid.
 class json_string_decoder {
 public:
     void reset() noexcept
     {
         phase_ = phase::plain;
-        failed_ = false;
+        failure_ = failure::none;
+        held_ = 0;
     }
 
     /// Appends the decoding of `raw` to `out`; false once the string is known to be invalid.
     bool append(std::string_view raw, std::string& out)
     {
-        for (std::size_t i = 0; i < raw.size() && !failed_; ++i) {
-            const char c = raw[i];
-            switch (phase_) {
-            case phase::plain: {
+        for (std::size_t i = 0; i < raw.size() && failure_ == failure::none; ++i) {
+            if (phase_ == phase::plain) {
                 const std::size_t slash = raw.find('\\', i);
                 const std::size_t end = slash == std::string_view::npos ? raw.size() : slash;
                 out.append(raw.substr(i, end - i));
                 i = end;
                 if (slash != std::string_view::npos)
                     phase_ = phase::escape;
-                break;
+                continue;
             }
-            case phase::escape: escape(c, out); break;
-            case phase::hex:
-            case phase::low_hex: hex_digit(c, out); break;
-            case phase::low_slash: expect(c == '\\', phase::low_u); break;
-            case phase::low_u:
-                expect(c == 'u', phase::low_hex);
-                digits_ = 0;
-                low_ = 0;
-                break;
-            }
+            if (const std::string_view d = escape_step(raw[i]); !d.empty())
+                out.append(d);
         }
-        return !failed_;
+        return failure_ == failure::none;
+    }
+
+    /// Decodes `raw` up to and including the string's closing quote, passing each decoded piece
+    /// to `sink(piece, stable)`: `stable` pieces point into `raw`, the others into this decoder
+    /// (valid until the next call). Returns the bytes used: all of `raw` while the string is open,
+    /// else up to the closing quote (then closed() is true) or to the byte in error (then `ec`).
+    template<class Sink>
+    std::size_t read(std::string_view raw, Sink&& sink, error_code& ec)
+    {
+        const char* const s = raw.data();
+        const std::size_t n = raw.size();
+        std::size_t i = 0;
+        while (i < n) {
+            if (phase_ == phase::utf8) {
+                held_bytes_[held_++] = s[i++];
+                if (const int k = utf8_prefix(held_bytes_, held_); k < 0) {
+                    return fail(failure::utf8, i - 1, ec);
+                } else if (k > 0) {
+                    phase_ = phase::plain;
+                    sink(std::string_view(held_bytes_, held_), false);
+                    held_ = 0;
+                }
+                continue;
+            }
+            if (phase_ != phase::plain) {
+                const std::string_view d = escape_step(s[i++]);
+                if (failure_ != failure::none)
+                    return fail(failure_, i - 1, ec);
+                if (!d.empty())
+                    sink(d, false);
+                continue;
+            }
+            // A run: ASCII a word at a time, whole UTF-8 characters one at a time.
+            const std::size_t start = i;
+            int partial = 0;
+            for (;;) {
+                i += plain_ascii_run(s + i, n - i);
+                if (i == n || static_cast<unsigned char>(s[i]) < 0x80)
+                    break;
+                const int k = utf8_prefix(s + i, n - i);
+                if (k <= 0) {
+                    partial = k;
+                    break;
+                }
+                i += static_cast<std::size_t>(k);
+            }
+            if (i > start)
+                sink(std::string_view(s + start, i - start), true);
+            if (partial < 0)
+                return fail(failure::utf8, i, ec);
+            if (i == n)
+                break;
+            const char c = s[i++];
+            if (partial == 0 && static_cast<unsigned char>(c) >= 0x80) {
+                // A character cut by the end of `raw`: held until its last byte.
+                phase_ = phase::utf8;
+                held_bytes_[0] = c;
+                held_ = 1;
+                while (i < n)
+                    held_bytes_[held_++] = s[i++];
+                continue;
+            }
+            if (c == '"') {
+                closed_ = true;
+                return i;
+            }
+            if (c != '\\')
+                return fail(failure::control, i - 1, ec);
+            phase_ = phase::escape;
+        }
+        return n;
+    }
+
+    /// True once read() consumed the closing quote; cleared by reset_string().
+    bool closed() const noexcept { return closed_; }
+
+    /// Ready for the next string of a strict read().
+    void reset_string() noexcept
+    {
+        reset();
+        closed_ = false;
     }
 
     /// True when the string may end here (not inside an escape) and nothing failed.
-    bool complete() const noexcept { return !failed_ && phase_ == phase::plain; }
+    bool complete() const noexcept { return failure_ == failure::none && phase_ == phase::plain; }
 
 private:
-    enum class phase : std::uint8_t { plain, escape, hex, low_slash, low_u, low_hex };
+    enum class phase : std::uint8_t { plain, escape, hex, low_slash, low_u, low_hex, utf8 };
+    enum class failure : std::uint8_t { none, escape, hex, leading_surrogate, trailing_surrogate, control, utf8 };
+
+    std::size_t fail(failure f, std::size_t at, error_code& ec) noexcept
+    {
+        failure_ = f;
+        switch (f) {
+        case failure::hex: ec = boost::json::error::expected_hex_digit; break;
+        case failure::leading_surrogate: ec = boost::json::error::illegal_leading_surrogate; break;
+        case failure::trailing_surrogate: ec = boost::json::error::illegal_trailing_surrogate; break;
+        default: ec = boost::json::error::syntax; break;   // a control character, \x, bad UTF-8
+        }
+        return at;
+    }
+
+    // The length of the UTF-8 character at the start of `s` (1 to 4) when whole and valid, 0 when
+    // `s` ends inside a character valid so far, -1 when invalid (Boost.JSON's rules: no overlong
+    // forms, surrogates or values above U+10FFFF).
+    static int utf8_prefix(const char* s, std::size_t n) noexcept
+    {
+        const auto c = static_cast<unsigned char>(s[0]);
+        const int len = c < 0x80 ? 1 : c < 0xC2 ? -1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : -1;
+        if (len < 0)
+            return -1;
+        // The second byte's range narrows after E0, ED, F0 and F4.
+        const unsigned char low = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+        const unsigned char high = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+        for (int k = 1; k < len; ++k) {
+            if (static_cast<std::size_t>(k) >= n)
+                return 0;
+            const auto b = static_cast<unsigned char>(s[k]);
+            if (k == 1 ? (b < low || b > high) : (b & 0xC0) != 0x80)
+                return -1;
+        }
+        return len;
+    }
+
+    // One byte after a backslash: the decoded bytes once an escape ends (empty while it goes on).
+    std::string_view escape_step(char c)
+    {
+        switch (phase_) {
+        case phase::escape: return escape(c);
+        case phase::hex:
+        case phase::low_hex: return hex_digit(c);
+        case phase::low_slash: expect(c == '\\', phase::low_u); return {};
+        case phase::low_u:
+            expect(c == 'u', phase::low_hex);
+            digits_ = 0;
+            low_ = 0;
+            return {};
+        default: return {};
+        }
+    }
 
     void expect(bool ok, phase next) noexcept
     {
-        failed_ = !ok;
+        if (!ok)
+            failure_ = failure::escape;   // a high surrogate without `\u`
         phase_ = next;
     }
 
-    void escape(char c, std::string& out)
+    std::string_view escape(char c)
     {
         static constexpr std::string_view from = "\"\\/bfnrt";
         static constexpr std::string_view to = "\"\\/\b\f\n\r\t";
@@ -72,49 +231,53 @@ private:
             digits_ = 0;
             code_ = 0;
         } else if (const auto k = from.find(c); k != std::string_view::npos) {
-            out += to[k];
+            return to.substr(k, 1);
         } else {
-            failed_ = true;
+            failure_ = failure::escape;
         }
+        return {};
     }
 
-    void hex_digit(char c, std::string& out)
+    std::string_view hex_digit(char c)
     {
         const int d = c >= '0' && c <= '9' ? c - '0'
             : c >= 'a' && c <= 'f'         ? c - 'a' + 10
             : c >= 'A' && c <= 'F'         ? c - 'A' + 10
                                            : -1;
         if (d < 0) {
-            failed_ = true;
-            return;
+            failure_ = failure::hex;
+            return {};
         }
         std::uint32_t& value = phase_ == phase::hex ? code_ : low_;
         value = value * 16 + static_cast<std::uint32_t>(d);
         if (++digits_ < 4)
-            return;
+            return {};
         if (phase_ == phase::hex && code_ >= 0xD800 && code_ <= 0xDBFF) {
             phase_ = phase::low_slash;   // a high surrogate: its low half must follow
-            return;
+            return {};
         }
         if (phase_ == phase::low_hex) {
             if (low_ < 0xDC00 || low_ > 0xDFFF) {
-                failed_ = true;
-                return;
+                failure_ = failure::trailing_surrogate;
+                return {};
             }
             code_ = 0x10000 + ((code_ - 0xD800) << 10) + (low_ - 0xDC00);
         } else if (code_ >= 0xDC00 && code_ <= 0xDFFF) {
-            failed_ = true;   // a low surrogate alone
-            return;
+            failure_ = failure::leading_surrogate;   // a low surrogate alone
+            return {};
         }
         phase_ = phase::plain;
-        append_utf8(code_, out);
+        return {held_bytes_, encode_utf8(code_, held_bytes_)};
     }
 
     phase phase_ = phase::plain;
-    bool failed_ = false;
+    failure failure_ = failure::none;
+    bool closed_ = false;
+    unsigned char held_ = 0;    // bytes of a cut UTF-8 character in held_bytes_
     unsigned digits_ = 0;
     std::uint32_t code_ = 0;
     std::uint32_t low_ = 0;
+    char held_bytes_[4] = {};   // a cut UTF-8 character, or an escape's decoding
 };
 
 } // namespace toolstream::detail
