@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -232,7 +233,7 @@ private:
                     key_.append(piece.substr(0, 17 - key_.size()));
             }, ec);
         } else if (current_ == field::body) {
-            used = string_.read(s, [&](std::string_view piece, bool stable) { body(piece, stable); }, ec);
+            used = string_.read(s, [&](std::string_view piece, bool) { body(piece); }, ec);
         } else if (current_ == field::path) {
             used = string_.read(s, [&](std::string_view piece, bool) { path_.append(piece); }, ec);
         } else {
@@ -280,29 +281,27 @@ private:
         return i;
     }
 
-    // Body pieces of one write are handed over as one: a single run as it stands in the
-    // fragment, more than one gathered in a reused buffer.
-    void body(std::string_view piece, bool stable)
+    // Body pieces of one write are handed over as one, gathered in a buffer that only grows: a
+    // write's decoding is never longer than the write (plus a character held from the last one).
+    void body(std::string_view piece)
     {
-        if (!gathered_ && pending_.empty() && stable) {
-            pending_ = piece;
-            return;
+        if (gathered_ + piece.size() > gather_.size())
+            gather_.resize(std::max(gather_.size() * 2, gathered_ + piece.size() + 64));
+        char* to = gather_.data() + gathered_;
+        if (piece.size() <= 8) {   // an escape's decoding, a short run: no call
+            for (const char c : piece)
+                *to++ = c;
+        } else {
+            std::memcpy(to, piece.data(), piece.size());
         }
-        if (!gathered_) {
-            gather_.assign(pending_);
-            gathered_ = true;
-        }
-        gather_.append(piece);
+        gathered_ += piece.size();
     }
 
     void flush(const file_argument_callbacks& cb)
     {
-        const std::string_view piece = gathered_ ? std::string_view(gather_) : pending_;
-        if (!piece.empty())
-            cb.on_body(cb.context, piece);
-        pending_ = {};
-        gather_.clear();
-        gathered_ = false;
+        if (gathered_ != 0)
+            cb.on_body(cb.context, std::string_view(gather_.data(), gathered_));
+        gathered_ = 0;
     }
 
     error_code failed_;
@@ -313,12 +312,11 @@ private:
     field current_ = field::other;   // what the value being read is
     bool path_key_seen_ = false;
     bool body_key_seen_ = false;
-    bool gathered_ = false;
     json_string_decoder string_;
     std::string key_;                // the last top-level key, capped
     std::string path_;
-    std::string_view pending_;       // body decoded in this write, when one run of the fragment
-    std::string gather_;             // body decoded in this write, otherwise
+    std::string gather_;             // body decoded in this write: its first gathered_ bytes
+    std::size_t gathered_ = 0;
     // Boost 1.81 #814: basic_parser must not be the first member, or a caller buffer ending
     // exactly at this object's address is mistaken for the parser's sentinel.
     boost::json::basic_parser<value_events> value_;

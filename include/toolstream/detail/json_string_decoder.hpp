@@ -7,6 +7,7 @@
 
 #include <boost/json/error.hpp>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -16,8 +17,9 @@
 namespace toolstream::detail {
 
 /// The length of the longest prefix of `s` without `"`, `\`, a control character or a non-ASCII
-/// byte: eight bytes per step (a has-zero-byte test on each of the four conditions, exact for
-/// "some byte matches", then the byte loop finds which).
+/// byte: eight bytes per step, a has-zero-byte test on each of the four conditions. A false
+/// match only ever lies above a true one (a borrow runs upward), so the lowest flagged byte is
+/// the first match.
 inline std::size_t plain_ascii_run(const char* s, std::size_t n) noexcept
 {
     constexpr std::uint64_t ones = 0x0101010101010101u;
@@ -29,8 +31,12 @@ inline std::size_t plain_ascii_run(const char* s, std::size_t n) noexcept
         const std::uint64_t q = x ^ (ones * '"');
         const std::uint64_t b = x ^ (ones * '\\');
         const std::uint64_t hit = ((q - ones) & ~q) | ((b - ones) & ~b) | ((x - ones * 0x20) & ~x) | x;
-        if ((hit & high) != 0)
-            break;
+        if ((hit & high) != 0) {
+            if constexpr (std::endian::native == std::endian::little)
+                return i + static_cast<std::size_t>(std::countr_zero(hit & high)) / 8;
+            else
+                break;
+        }
     }
     for (; i < n; ++i) {
         const auto c = static_cast<unsigned char>(s[i]);
@@ -141,7 +147,11 @@ public:
             }
             if (c != '\\')
                 return fail(failure::control, i - 1, ec);
-            phase_ = phase::escape;
+            if (const std::size_t k = whole_escape(s + i, n - i, sink); k != 0) {
+                i += k;
+                continue;
+            }
+            phase_ = phase::escape;   // cut by the end of `raw`, or invalid: byte by byte
         }
         return n;
     }
@@ -197,6 +207,73 @@ private:
         return len;
     }
 
+    static char short_escape(char e) noexcept
+    {
+        switch (e) {
+        case '"': return '"';
+        case '\\': return '\\';
+        case '/': return '/';
+        case 'b': return '\b';
+        case 'f': return '\f';
+        case 'n': return '\n';
+        case 'r': return '\r';
+        case 't': return '\t';
+        default: return 0;
+        }
+    }
+
+    static int hex_value(char c) noexcept
+    {
+        return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    }
+
+    // The value of the 4 hex digits at `s`, or -1.
+    static std::int32_t hex4(const char* s) noexcept
+    {
+        std::int32_t v = 0;
+        for (int k = 0; k < 4; ++k) {
+            const int d = hex_value(s[k]);
+            if (d < 0)
+                return -1;
+            v = v * 16 + d;
+        }
+        return v;
+    }
+
+    // A valid escape whole at `s` (after its backslash), decoded to `sink`: its length, else 0
+    // (the byte-by-byte path then reads it, and names its error).
+    template<class Sink>
+    std::size_t whole_escape(const char* s, std::size_t n, Sink& sink)
+    {
+        if (n == 0)
+            return 0;
+        if (s[0] != 'u') {
+            const char d = short_escape(s[0]);
+            if (d == 0)
+                return 0;
+            sink(std::string_view(&d, 1), false);
+            return 1;
+        }
+        if (n < 5)
+            return 0;
+        std::int32_t cp = hex4(s + 1);
+        std::size_t used = 5;
+        if (cp < 0 || (cp >= 0xDC00 && cp <= 0xDFFF))
+            return 0;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+            if (n < 11 || s[5] != '\\' || s[6] != 'u')
+                return 0;
+            const std::int32_t low = hex4(s + 7);
+            if (low < 0xDC00 || low > 0xDFFF)
+                return 0;
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+            used = 11;
+        }
+        char bytes[4];
+        sink(std::string_view(bytes, encode_utf8(static_cast<std::uint32_t>(cp), bytes)), false);
+        return used;
+    }
+
     // One byte after a backslash: the decoded bytes once an escape ends (empty while it goes on).
     std::string_view escape_step(char c)
     {
@@ -223,15 +300,14 @@ private:
 
     std::string_view escape(char c)
     {
-        static constexpr std::string_view from = "\"\\/bfnrt";
-        static constexpr std::string_view to = "\"\\/\b\f\n\r\t";
         phase_ = phase::plain;
         if (c == 'u') {
             phase_ = phase::hex;
             digits_ = 0;
             code_ = 0;
-        } else if (const auto k = from.find(c); k != std::string_view::npos) {
-            return to.substr(k, 1);
+        } else if (const char d = short_escape(c); d != 0) {
+            held_bytes_[0] = d;
+            return {held_bytes_, 1};
         } else {
             failure_ = failure::escape;
         }
@@ -240,10 +316,7 @@ private:
 
     std::string_view hex_digit(char c)
     {
-        const int d = c >= '0' && c <= '9' ? c - '0'
-            : c >= 'a' && c <= 'f'         ? c - 'a' + 10
-            : c >= 'A' && c <= 'F'         ? c - 'A' + 10
-                                           : -1;
+        const int d = hex_value(c);
         if (d < 0) {
             failure_ = failure::hex;
             return {};
