@@ -212,11 +212,20 @@ TEST_CASE("json_string_decoder: read() stops after the closing quote", "[api][de
     detail::json_string_decoder s;
     std::string out;
     error_code ec;
-    const auto sink = [&](std::string_view piece, bool) { out.append(piece); };
-    CHECK(s.read(R"(ab\u00)", sink, ec) == 6);
+    CHECK(s.read(R"(ab\u00)", out, ec) == 6);
     CHECK(!s.closed());
-    CHECK(s.read(R"(e9c"rest)", sink, ec) == 4);
+    CHECK(s.read(R"(e9c"rest)", out, ec) == 4);
     CHECK(s.closed());
     CHECK(!ec);
     CHECK(out == "ab\xc3\xa9" "c");
+}
+
+TEST_CASE("json_string_decoder: read() stops at the byte in error, having appended what came before", "[api][decoder]")
+{
+    detail::json_string_decoder s;
+    std::string out;
+    error_code ec;
+    CHECK(s.read("0123456789abcdef\x01tail", out, ec) == 16);
+    CHECK(ec);
+    CHECK(out == "0123456789abcdef");
 }

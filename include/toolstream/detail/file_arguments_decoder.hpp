@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -226,18 +225,14 @@ private:
     std::size_t read_string(std::string_view s, const file_argument_callbacks& cb)
     {
         error_code ec;
-        std::size_t used = 0;
+        // The body gathers in gather_ until the end of the write; a key or another string is
+        // decoded there too (the body's were handed over when it closed), then taken or dropped.
+        const std::size_t used = string_.read(s, current_ == field::path && state_ != state::key ? path_ : gather_, ec);
         if (state_ == state::key) {
-            used = string_.read(s, [&](std::string_view piece, bool) {
-                if (key_.size() <= 16)
-                    key_.append(piece.substr(0, 17 - key_.size()));
-            }, ec);
-        } else if (current_ == field::body) {
-            used = string_.read(s, [&](std::string_view piece, bool) { body(piece); }, ec);
-        } else if (current_ == field::path) {
-            used = string_.read(s, [&](std::string_view piece, bool) { path_.append(piece); }, ec);
-        } else {
-            used = string_.read(s, [](std::string_view, bool) {}, ec);
+            key_.append(std::string_view(gather_).substr(0, 17 - std::min<std::size_t>(key_.size(), 17)));
+            gather_.clear();
+        } else if (current_ == field::other) {
+            gather_.clear();
         }
         if (ec)
             return fail(ec, used);
@@ -281,27 +276,12 @@ private:
         return i;
     }
 
-    // Body pieces of one write are handed over as one, gathered in a buffer that only grows: a
-    // write's decoding is never longer than the write (plus a character held from the last one).
-    void body(std::string_view piece)
-    {
-        if (gathered_ + piece.size() > gather_.size())
-            gather_.resize(std::max(gather_.size() * 2, gathered_ + piece.size() + 64));
-        char* to = gather_.data() + gathered_;
-        if (piece.size() <= 8) {   // an escape's decoding, a short run: no call
-            for (const char c : piece)
-                *to++ = c;
-        } else {
-            std::memcpy(to, piece.data(), piece.size());
-        }
-        gathered_ += piece.size();
-    }
-
+    // A write's body is handed over as one piece.
     void flush(const file_argument_callbacks& cb)
     {
-        if (gathered_ != 0)
-            cb.on_body(cb.context, std::string_view(gather_.data(), gathered_));
-        gathered_ = 0;
+        if (!gather_.empty())
+            cb.on_body(cb.context, gather_);
+        gather_.clear();
     }
 
     error_code failed_;
@@ -315,8 +295,7 @@ private:
     json_string_decoder string_;
     std::string key_;                // the last top-level key, capped
     std::string path_;
-    std::string gather_;             // body decoded in this write: its first gathered_ bytes
-    std::size_t gathered_ = 0;
+    std::string gather_;             // body decoded in this write
     // Boost 1.81 #814: basic_parser must not be the first member, or a caller buffer ending
     // exactly at this object's address is mistaken for the parser's sentinel.
     boost::json::basic_parser<value_events> value_;

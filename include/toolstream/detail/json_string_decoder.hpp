@@ -16,43 +16,14 @@
 
 namespace toolstream::detail {
 
-/// The length of the longest prefix of `s` without `"`, `\`, a control character or a non-ASCII
-/// byte: eight bytes per step, a has-zero-byte test on each of the four conditions. A false
-/// match only ever lies above a true one (a borrow runs upward), so the lowest flagged byte is
-/// the first match.
-inline std::size_t plain_ascii_run(const char* s, std::size_t n) noexcept
-{
-    constexpr std::uint64_t ones = 0x0101010101010101u;
-    constexpr std::uint64_t high = 0x8080808080808080u;
-    std::size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        std::uint64_t x = 0;
-        std::memcpy(&x, s + i, 8);
-        const std::uint64_t q = x ^ (ones * '"');
-        const std::uint64_t b = x ^ (ones * '\\');
-        const std::uint64_t hit = ((q - ones) & ~q) | ((b - ones) & ~b) | ((x - ones * 0x20) & ~x) | x;
-        if ((hit & high) != 0) {
-            if constexpr (std::endian::native == std::endian::little)
-                return i + static_cast<std::size_t>(std::countr_zero(hit & high)) / 8;
-            else
-                break;
-        }
-    }
-    for (; i < n; ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80)
-            break;
-    }
-    return i;
-}
-
 /// A JSON string decoded to UTF-8 as it arrives: the short escapes, `\uXXXX` and surrogate pairs.
 /// Two ways in:
 /// - append(): the bytes between the quotes, lenient: an unknown escape, a bad hex digit or a lone
 ///   surrogate fails it for good; other bytes (control characters, invalid UTF-8) are copied.
 /// - read(): from after the opening quote to the closing one, strict as Boost.JSON is (control
-///   characters and invalid UTF-8 fail too), with the error named as Boost.JSON names it. A UTF-8
-///   character or a surrogate pair is handed over only once whole, so no piece is ever invalid.
+///   characters and invalid UTF-8 fail too), with the error named as Boost.JSON names it. Runs
+///   without escapes go 8 bytes at a time; a UTF-8 character or a surrogate pair is appended only
+///   once whole, so what was appended is always valid.
 class json_string_decoder {
 public:
     void reset() noexcept
@@ -81,79 +52,18 @@ public:
         return failure_ == failure::none;
     }
 
-    /// Decodes `raw` up to and including the string's closing quote, passing each decoded piece
-    /// to `sink(piece, stable)`: `stable` pieces point into `raw`, the others into this decoder
-    /// (valid until the next call). Returns the bytes used: all of `raw` while the string is open,
-    /// else up to the closing quote (then closed() is true) or to the byte in error (then `ec`).
-    template<class Sink>
-    std::size_t read(std::string_view raw, Sink&& sink, error_code& ec)
+    /// Decodes `raw` up to and including the string's closing quote, appending to `out`. Returns
+    /// the bytes used: all of `raw` while the string is open, else up to the closing quote (then
+    /// closed() is true) or to the byte in error (then `ec`).
+    std::size_t read(std::string_view raw, std::string& out, error_code& ec)
     {
-        const char* const s = raw.data();
-        const std::size_t n = raw.size();
-        std::size_t i = 0;
-        while (i < n) {
-            if (phase_ == phase::utf8) {
-                held_bytes_[held_++] = s[i++];
-                if (const int k = utf8_prefix(held_bytes_, held_); k < 0) {
-                    return fail(failure::utf8, i - 1, ec);
-                } else if (k > 0) {
-                    phase_ = phase::plain;
-                    sink(std::string_view(held_bytes_, held_), false);
-                    held_ = 0;
-                }
-                continue;
-            }
-            if (phase_ != phase::plain) {
-                const std::string_view d = escape_step(s[i++]);
-                if (failure_ != failure::none)
-                    return fail(failure_, i - 1, ec);
-                if (!d.empty())
-                    sink(d, false);
-                continue;
-            }
-            // A run: ASCII a word at a time, whole UTF-8 characters one at a time.
-            const std::size_t start = i;
-            int partial = 0;
-            for (;;) {
-                i += plain_ascii_run(s + i, n - i);
-                if (i == n || static_cast<unsigned char>(s[i]) < 0x80)
-                    break;
-                const int k = utf8_prefix(s + i, n - i);
-                if (k <= 0) {
-                    partial = k;
-                    break;
-                }
-                i += static_cast<std::size_t>(k);
-            }
-            if (i > start)
-                sink(std::string_view(s + start, i - start), true);
-            if (partial < 0)
-                return fail(failure::utf8, i, ec);
-            if (i == n)
-                break;
-            const char c = s[i++];
-            if (partial == 0 && static_cast<unsigned char>(c) >= 0x80) {
-                // A character cut by the end of `raw`: held until its last byte.
-                phase_ = phase::utf8;
-                held_bytes_[0] = c;
-                held_ = 1;
-                while (i < n)
-                    held_bytes_[held_++] = s[i++];
-                continue;
-            }
-            if (c == '"') {
-                closed_ = true;
-                return i;
-            }
-            if (c != '\\')
-                return fail(failure::control, i - 1, ec);
-            if (const std::size_t k = whole_escape(s + i, n - i, sink); k != 0) {
-                i += k;
-                continue;
-            }
-            phase_ = phase::escape;   // cut by the end of `raw`, or invalid: byte by byte
-        }
-        return n;
+        // The decoding is never longer than `raw` plus a held character; 8 more for word stores.
+        const std::size_t base = out.size();
+        out.resize(base + raw.size() + 16);
+        char* o = out.data() + base;
+        const std::size_t used = decode(raw.data(), raw.size(), o, ec);
+        out.resize(static_cast<std::size_t>(o - out.data()));
+        return used;
     }
 
     /// True once read() consumed the closing quote; cleared by reset_string().
@@ -170,6 +80,110 @@ public:
     bool complete() const noexcept { return failure_ == failure::none && phase_ == phase::plain; }
 
 private:
+    std::size_t decode(const char* s, std::size_t n, char*& o, error_code& ec)
+    {
+        std::size_t i = 0;
+        while (i < n) {
+            if (phase_ == phase::utf8) {
+                held_bytes_[held_++] = s[i++];
+                if (const int k = utf8_prefix(held_bytes_, held_); k < 0) {
+                    return fail(failure::utf8, i - 1, ec);
+                } else if (k > 0) {
+                    phase_ = phase::plain;
+                    for (unsigned j = 0; j < held_; ++j)
+                        *o++ = held_bytes_[j];
+                    held_ = 0;
+                }
+                continue;
+            }
+            if (phase_ != phase::plain) {
+                const std::string_view d = escape_step(s[i++]);
+                if (failure_ != failure::none)
+                    return fail(failure_, i - 1, ec);
+                for (const char c : d)
+                    *o++ = c;
+                continue;
+            }
+            // ASCII 8 bytes at a time, stored before they are looked at (the output has room).
+            while (i + 8 <= n) {
+                std::uint64_t x = 0;
+                std::memcpy(&x, s + i, 8);
+                std::memcpy(o, &x, 8);
+                const std::uint64_t hit = special_bytes(x);
+                if (hit != 0) {
+                    const std::size_t k = first_flagged(hit, s + i);
+                    i += k;
+                    o += k;
+                    break;
+                }
+                i += 8;
+                o += 8;
+            }
+            while (i < n && !is_special(s[i]))
+                *o++ = s[i++];
+            if (i == n)
+                break;
+            const char c = s[i];
+            if (static_cast<unsigned char>(c) >= 0x80) {
+                const int k = utf8_prefix(s + i, n - i);
+                if (k < 0)
+                    return fail(failure::utf8, i, ec);
+                if (k == 0) {
+                    // A character cut by the end of `raw`: held until its last byte.
+                    phase_ = phase::utf8;
+                    while (i < n)
+                        held_bytes_[held_++] = s[i++];
+                    break;
+                }
+                for (int j = 0; j < k; ++j)
+                    *o++ = s[i++];
+                continue;
+            }
+            ++i;
+            if (c == '"') {
+                closed_ = true;
+                return i;
+            }
+            if (c != '\\')
+                return fail(failure::control, i - 1, ec);
+            if (const std::size_t k = whole_escape(s + i, n - i, o); k != 0) {
+                i += k;
+                continue;
+            }
+            phase_ = phase::escape;   // cut by the end of `raw`, or invalid: byte by byte
+        }
+        return n;
+    }
+
+    static bool is_special(char ch) noexcept
+    {
+        const auto c = static_cast<unsigned char>(ch);
+        return c == '"' || c == '\\' || c < 0x20 || c >= 0x80;
+    }
+
+    // The high bit of each byte of `x` that is `"`, `\`, a control character or not ASCII; false
+    // flags only ever lie above a true one (a borrow runs upward).
+    static std::uint64_t special_bytes(std::uint64_t x) noexcept
+    {
+        constexpr std::uint64_t ones = 0x0101010101010101u;
+        const std::uint64_t q = x ^ (ones * '"');
+        const std::uint64_t b = x ^ (ones * '\\');
+        return (((q - ones) & ~q) | ((b - ones) & ~b) | ((x - ones * 0x20) & ~x) | x) & (ones * 0x80);
+    }
+
+    // The index of the first special byte of the 8 at `s`, whose flags are `hit`.
+    static std::size_t first_flagged([[maybe_unused]] std::uint64_t hit, const char* s) noexcept
+    {
+        if constexpr (std::endian::native == std::endian::little) {
+            return static_cast<std::size_t>(std::countr_zero(hit)) / 8;
+        } else {
+            std::size_t k = 0;
+            while (!is_special(s[k]))
+                ++k;
+            return k;
+        }
+    }
+
     enum class phase : std::uint8_t { plain, escape, hex, low_slash, low_u, low_hex, utf8 };
     enum class failure : std::uint8_t { none, escape, hex, leading_surrogate, trailing_surrogate, control, utf8 };
 
@@ -240,10 +254,9 @@ private:
         return v;
     }
 
-    // A valid escape whole at `s` (after its backslash), decoded to `sink`: its length, else 0
+    // A valid escape whole at `s` (after its backslash), decoded to `o`: its length, else 0
     // (the byte-by-byte path then reads it, and names its error).
-    template<class Sink>
-    std::size_t whole_escape(const char* s, std::size_t n, Sink& sink)
+    std::size_t whole_escape(const char* s, std::size_t n, char*& o)
     {
         if (n == 0)
             return 0;
@@ -251,7 +264,7 @@ private:
             const char d = short_escape(s[0]);
             if (d == 0)
                 return 0;
-            sink(std::string_view(&d, 1), false);
+            *o++ = d;
             return 1;
         }
         if (n < 5)
@@ -269,8 +282,7 @@ private:
             cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
             used = 11;
         }
-        char bytes[4];
-        sink(std::string_view(bytes, encode_utf8(static_cast<std::uint32_t>(cp), bytes)), false);
+        o += encode_utf8(static_cast<std::uint32_t>(cp), o);
         return used;
     }
 
