@@ -79,6 +79,11 @@ TEST_CASE("api: every input is chunk-invariant at every split position", "[api][
         {"get_weather", R"({"city":"Paris","days":[1,2,{"x":null}]})"},
         {"get_weather", R"({"city": "Par)"},
         {"noop", ""},
+        {"write_file", R"({"path":"e.txt","content":"ok\ud83d\u0041 never"})"},
+        {"write_file", R"({"path":"e.txt","content":"ok\q"})"},
+        {"write_file", "{\"path\":\"e.txt\",\"content\":\"ok\x01\"}"},
+        {"write_file", "{\"path\":\"e.txt\",\"content\":\"ok\xe2\x82\"}"},
+        {"write_file", R"({"path":"e.txt","content":"ok \u00e9\ud83d\ude00","n":[1,{"a":true}]} x)"},
     };
     for (const auto& [name, args] : inputs) {
         INFO(name << " " << args);

@@ -1,8 +1,11 @@
 // Streams the decoded body of a native write_file/patch_file call out of its JSON arguments,
-// whatever the fragmentation, with Boost.JSON's basic_parser doing all unescaping.
+// whatever the fragmentation. The object's keys and strings are read here (json_string_decoder,
+// which copies runs without escapes in one piece); Boost.JSON's basic_parser reads the other
+// values (numbers, literals, nested arrays and objects), so validation is Boost.JSON's throughout.
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/json_string_decoder.hpp>
 #include <toolstream/error.hpp>
 
 #include <boost/json/basic_parser_impl.hpp>
@@ -28,18 +31,20 @@ struct file_argument_callbacks {
 };
 
 /// Decodes `{"path": "...", "<body_key>": "..."}` (keys in any order, other keys ignored):
-/// each decoded piece of the body string is reported as it arrives (escapes such as `\uD83D\uDE00`
-/// split across fragments included); the path is reported once, when its string closes.
-/// Arguments that are not an object, a body that is not a string, and a second `path` or body
-/// key (JSON readers disagree on which one counts) fail with error::invalid_arguments.
+/// the body string is reported as it decodes, at most one piece per write (escapes such as
+/// `\uD83D\uDE00` and UTF-8 characters split across fragments included: a piece is always whole
+/// characters); the path is reported once, when its string closes. Arguments that are not an
+/// object, a body that is not a string, and a second `path` or body key (JSON readers disagree on
+/// which one counts) fail with error::invalid_arguments; other errors are Boost.JSON's. The body
+/// decoded before an error is reported, so it does not depend on the fragmentation.
 class file_arguments_decoder {
 public:
     /// Boost 1.81 #876: a write suspended inside `\uXXXX` followed by 4 KiB or more overflows
-    /// a stack buffer, so fragments are fed in slices no larger than this.
+    /// a stack buffer, so Boost.JSON is fed in slices no larger than this.
     static constexpr std::size_t max_write = 2048;
 
     explicit file_arguments_decoder(std::string_view body_key, std::size_t max_depth = 64)
-        : parser_(make_options(max_depth), body_key)
+        : body_key_(body_key), max_depth_(max_depth), value_(make_options(max_depth))
     {
     }
 
@@ -51,67 +56,35 @@ public:
     {
         if (failed_)
             return failed_;
-        // Decided by the first byte, so that the error does not depend on the fragmentation.
-        if (!opened_) {
-            const std::string_view rest = skip_blanks(fragment);
-            if (!rest.empty()) {
-                opened_ = true;
-                if (rest.front() != '{')
-                    return failed_ = error::invalid_arguments;
-            }
-        }
-        parser_.handler().cb = &cb;
-        while (!fragment.empty()) {
-            if (parser_.done()) {
-                // Only whitespace may follow the closing brace.
-                if (!all_blank(fragment))
-                    failed_ = boost::json::error::extra_data;
-                break;
-            }
-            const std::size_t n = std::min(max_write, fragment.size());
-            error_code ec;
-            const std::size_t used = parser_.write_some(true, fragment.data(), n, ec);
-            if (ec) {
-                failed_ = ec;
-                break;
-            }
-            fragment.remove_prefix(used);
-            consumed_ += used;
-        }
-        parser_.handler().cb = nullptr;
+        const std::size_t used = read(fragment, cb);
+        flush(cb);
+        consumed_ += used;
         return failed_;
     }
 
-    /// Bytes read without error. After an error, the error lies in the next max_write bytes;
-    /// body text decoded from those bytes before it was dropped (Boost.JSON reports the pieces
-    /// of a string only at the end of a write), so a caller wanting it replays them.
+    /// Bytes read without error (after an error, those before the byte in error).
     std::size_t consumed() const noexcept { return consumed_; }
 
     /// True once the whole arguments object has been read.
-    bool done() const noexcept { return parser_.done(); }
+    bool done() const noexcept { return state_ == state::done; }
     error_code error() const noexcept { return failed_; }
 
 private:
-    // The basic_parser handler: tracks only the top-level key whose value is being read.
-    struct events {
+    enum class state : std::uint8_t { start, first_key, next_key, key, colon, value, string, other_value, after_value, done };
+    enum class field : std::uint8_t { other, path, body };
+
+    // Boost.JSON's handler for a value that is not a string: reports a top-level scalar and
+    // refuses a body that is not a string (a complete call would make an empty file).
+    struct value_events {
         static constexpr std::size_t max_array_size = static_cast<std::size_t>(-1);
         static constexpr std::size_t max_object_size = static_cast<std::size_t>(-1);
         static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);
         static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);
 
-        enum class field : std::uint8_t { other, path, body };
-
-        explicit events(std::string_view body) : body_key(body) {}
-
-        std::string_view body_key;
         const file_argument_callbacks* cb = nullptr;
-        std::size_t depth = 0;
-        std::string key;    // the top-level key being read, capped: long keys match nothing
-        std::string member; // the last top-level key of another field
+        std::string_view key;
         field current = field::other;
-        std::string path;
-        bool path_key_seen = false;
-        bool body_key_seen = false;
+        std::size_t depth = 0;
 
         bool on_document_begin(error_code&) { return true; }
         bool on_document_end(error_code&) { return true; }
@@ -119,40 +92,10 @@ private:
         bool on_object_end(std::size_t, error_code&) { return close(); }
         bool on_array_begin(error_code& ec) { return open(ec); }
         bool on_array_end(std::size_t, error_code&) { return close(); }
-        bool on_key_part(std::string_view s, std::size_t, error_code&)
-        {
-            append_key(s);
-            return true;
-        }
-        bool on_key(std::string_view s, std::size_t, error_code& ec)
-        {
-            append_key(s);
-            if (depth == 1) {
-                current = key == "path" ? field::path : key == body_key ? field::body : field::other;
-                member.swap(key);
-                key.clear();
-                bool& seen = current == field::path ? path_key_seen : body_key_seen;
-                if (current != field::other && std::exchange(seen, true)) {
-                    ec = error::invalid_arguments;
-                    return false;
-                }
-            }
-            return true;
-        }
-        bool on_string_part(std::string_view s, std::size_t, error_code&)
-        {
-            string_piece(s);
-            return true;
-        }
-        bool on_string(std::string_view s, std::size_t, error_code&)
-        {
-            string_piece(s);
-            if (depth == 1 && current == field::path)
-                cb->on_path(cb->context, path);
-            if (depth == 1)
-                current = field::other;
-            return true;
-        }
+        bool on_key_part(std::string_view, std::size_t, error_code&) { return true; }
+        bool on_key(std::string_view, std::size_t, error_code&) { return true; }
+        bool on_string_part(std::string_view, std::size_t, error_code&) { return true; }
+        bool on_string(std::string_view, std::size_t, error_code&) { return true; }
         bool on_number_part(std::string_view, error_code&) { return true; }
         bool on_int64(std::int64_t v, std::string_view, error_code& ec) { return scalar(ec, v); }
         bool on_uint64(std::uint64_t v, std::string_view, error_code& ec) { return scalar(ec, v); }
@@ -162,49 +105,30 @@ private:
         bool on_comment_part(std::string_view, error_code&) { return true; }
         bool on_comment(std::string_view, error_code&) { return true; }
 
-        void append_key(std::string_view s)
-        {
-            if (depth == 1 && key.size() <= 16)
-                key.append(s.substr(0, 17 - key.size()));
-        }
-        void string_piece(std::string_view s)
-        {
-            if (depth == 1 && current == field::body && !s.empty())
-                cb->on_body(cb->context, s);
-            else if (depth == 1 && current == field::path)
-                path.append(s);
-        }
         bool scalar(error_code& ec, const boost::json::value& v = nullptr)
         {
-            if (!not_body(ec))
-                return false;
-            if (depth == 1 && current == field::other && !v.is_null() && cb->on_scalar != nullptr)
-                cb->on_scalar(cb->context, member, v);
-            if (depth == 1)
-                current = field::other;
-            return true;
-        }
-        // A body that is not a string would make an empty file of a complete call.
-        bool not_body(error_code& ec)
-        {
-            if (depth == 1 && current == field::body) {
+            if (depth != 0)
+                return true;
+            if (current == field::body) {
                 ec = error::invalid_arguments;
                 return false;
             }
+            if (current == field::other && !v.is_null() && cb->on_scalar != nullptr)
+                cb->on_scalar(cb->context, key, v);
             return true;
         }
         bool open(error_code& ec)
         {
-            if (!not_body(ec))
+            if (depth == 0 && current == field::body) {
+                ec = error::invalid_arguments;
                 return false;
+            }
             ++depth;
             return true;
         }
         bool close()
         {
             --depth;
-            if (depth == 1)
-                current = field::other;
             return true;
         }
     };
@@ -212,16 +136,169 @@ private:
     static boost::json::parse_options make_options(std::size_t max_depth)
     {
         boost::json::parse_options opt;
-        opt.max_depth = max_depth;
+        opt.max_depth = max_depth == 0 ? 0 : max_depth - 1;   // inside the arguments object
         return opt;
     }
 
-    // Boost 1.81 #814: basic_parser must not be the first member, or a caller buffer ending
-    // exactly at this object's address is mistaken for the parser's sentinel.
+    std::size_t fail(error_code ec, std::size_t at)
+    {
+        failed_ = ec;
+        return at;
+    }
+
+    // Reads `s` as far as it goes; returns the bytes used (up to the error, if any).
+    std::size_t read(std::string_view s, const file_argument_callbacks& cb)
+    {
+        std::size_t i = 0;
+        while (i < s.size()) {
+            if (state_ == state::string || state_ == state::key) {
+                i += read_string(s.substr(i), cb);
+                if (failed_)
+                    return i;
+                continue;
+            }
+            if (state_ == state::other_value) {
+                i += read_value(s.substr(i), cb);
+                if (failed_)
+                    return i;
+                continue;
+            }
+            if (state_ == state::done)
+                return all_blank(s.substr(i)) ? s.size() : fail(boost::json::error::extra_data, i);
+            i = skip_blanks(s, i);
+            if (i == s.size())
+                break;
+            const char c = s[i];
+            switch (state_) {
+            case state::start:
+                // Decided by the first byte, so that the error does not depend on the fragmentation.
+                if (c != '{')
+                    return fail(error::invalid_arguments, i);
+                if (max_depth_ == 0)
+                    return fail(boost::json::error::too_deep, i);
+                state_ = state::first_key;
+                break;
+            case state::first_key:
+            case state::next_key:
+                if (c == '"') {
+                    key_.clear();
+                    string_.reset_string();
+                    state_ = state::key;
+                } else if (c == '}' && state_ == state::first_key) {
+                    state_ = state::done;
+                } else {
+                    return fail(boost::json::error::syntax, i);
+                }
+                break;
+            case state::colon:
+                if (c != ':')
+                    return fail(boost::json::error::syntax, i);
+                state_ = state::value;
+                break;
+            case state::value:
+                if (c == '"') {
+                    string_.reset_string();
+                    state_ = state::string;
+                    break;
+                }
+                value_.reset();
+                value_.handler() = value_events{&cb, key_, current_};
+                state_ = state::other_value;
+                continue;   // Boost.JSON reads it from its first byte
+            case state::after_value:
+                if (c == ',')
+                    state_ = state::next_key;
+                else if (c == '}')
+                    state_ = state::done;
+                else
+                    return fail(boost::json::error::syntax, i);
+                break;
+            default: break;
+            }
+            ++i;
+        }
+        return s.size();
+    }
+
+    // A key, or a string value: the body's pieces to the pending piece, the path's and a key's
+    // (capped: long keys match nothing) to their strings, any other string only validated.
+    std::size_t read_string(std::string_view s, const file_argument_callbacks& cb)
+    {
+        error_code ec;
+        // The body gathers in gather_ until the end of the write; a key or another string is
+        // decoded there too (the body's were handed over when it closed), then taken or dropped.
+        const std::size_t used = string_.read(s, current_ == field::path && state_ != state::key ? path_ : gather_, ec);
+        if (state_ == state::key) {
+            key_.append(std::string_view(gather_).substr(0, 17 - std::min<std::size_t>(key_.size(), 17)));
+            gather_.clear();
+        } else if (current_ == field::other) {
+            gather_.clear();
+        }
+        if (ec)
+            return fail(ec, used);
+        if (!string_.closed())
+            return used;
+        if (state_ == state::key) {
+            current_ = key_ == "path" ? field::path : key_ == body_key_ ? field::body : field::other;
+            bool& seen = current_ == field::path ? path_key_seen_ : body_key_seen_;
+            if (current_ != field::other && std::exchange(seen, true))
+                return fail(error::invalid_arguments, used);
+            state_ = state::colon;
+            return used;
+        }
+        if (current_ == field::body)
+            flush(cb);
+        else if (current_ == field::path)
+            cb.on_path(cb.context, path_);
+        current_ = field::other;
+        state_ = state::after_value;
+        return used;
+    }
+
+    // A value that is not a string, through Boost.JSON, which stops once the value is whole.
+    std::size_t read_value(std::string_view s, const file_argument_callbacks& cb)
+    {
+        value_.handler().cb = &cb;
+        std::size_t i = 0;
+        while (i < s.size()) {
+            const std::size_t n = std::min(max_write, s.size() - i);
+            error_code ec;
+            const std::size_t used = value_.write_some(true, s.data() + i, n, ec);
+            if (ec)
+                return fail(ec, i);
+            i += used;
+            if (value_.done()) {
+                current_ = field::other;
+                state_ = state::after_value;
+                break;
+            }
+        }
+        return i;
+    }
+
+    // A write's body is handed over as one piece.
+    void flush(const file_argument_callbacks& cb)
+    {
+        if (!gather_.empty())
+            cb.on_body(cb.context, gather_);
+        gather_.clear();
+    }
+
     error_code failed_;
     std::size_t consumed_ = 0;
-    bool opened_ = false;   // the first non-whitespace byte was seen
-    boost::json::basic_parser<events> parser_;
+    std::string_view body_key_;
+    std::size_t max_depth_;
+    state state_ = state::start;
+    field current_ = field::other;   // what the value being read is
+    bool path_key_seen_ = false;
+    bool body_key_seen_ = false;
+    json_string_decoder string_;
+    std::string key_;                // the last top-level key, capped
+    std::string path_;
+    std::string gather_;             // body decoded in this write
+    // Boost 1.81 #814: basic_parser must not be the first member, or a caller buffer ending
+    // exactly at this object's address is mistaken for the parser's sentinel.
+    boost::json::basic_parser<value_events> value_;
 };
 
 } // namespace toolstream::detail

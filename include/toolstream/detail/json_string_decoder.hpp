@@ -1,120 +1,368 @@
-// Decodes the inside of a JSON string as it arrives, an escape split at any byte included.
+// Decodes the inside of a JSON string as it arrives, an escape or a UTF-8 character split at any
+// byte included: runs without escapes are found a word at a time and handed over in one piece.
 #pragma once
 
 #include <toolstream/detail/utf8.hpp>
+#include <toolstream/error.hpp>
 
+#include <boost/json/error.hpp>
+
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
 namespace toolstream::detail {
 
-/// The bytes between a JSON string's quotes, fed in pieces, decoded to UTF-8: the short escapes,
-/// `\uXXXX` and surrogate pairs. An unknown escape, a bad hex digit or a lone surrogate fails it
-/// for good; other bytes (control characters, invalid UTF-8 included) are copied as they are.
+/// A JSON string decoded to UTF-8 as it arrives: the short escapes, `\uXXXX` and surrogate pairs.
+/// Two ways in:
+/// - append(): the bytes between the quotes, lenient: an unknown escape, a bad hex digit or a lone
+///   surrogate fails it for good; other bytes (control characters, invalid UTF-8) are copied.
+/// - read(): from after the opening quote to the closing one, strict as Boost.JSON is (control
+///   characters and invalid UTF-8 fail too), with the error named as Boost.JSON names it. Runs
+///   without escapes go 8 bytes at a time; a UTF-8 character or a surrogate pair is appended only
+///   once whole, so what was appended is always valid.
 class json_string_decoder {
 public:
     void reset() noexcept
     {
         phase_ = phase::plain;
-        failed_ = false;
+        failure_ = failure::none;
+        held_ = 0;
     }
 
     /// Appends the decoding of `raw` to `out`; false once the string is known to be invalid.
     bool append(std::string_view raw, std::string& out)
     {
-        for (std::size_t i = 0; i < raw.size() && !failed_; ++i) {
-            const char c = raw[i];
-            switch (phase_) {
-            case phase::plain: {
+        for (std::size_t i = 0; i < raw.size() && failure_ == failure::none; ++i) {
+            if (phase_ == phase::plain) {
                 const std::size_t slash = raw.find('\\', i);
                 const std::size_t end = slash == std::string_view::npos ? raw.size() : slash;
                 out.append(raw.substr(i, end - i));
                 i = end;
                 if (slash != std::string_view::npos)
                     phase_ = phase::escape;
-                break;
+                continue;
             }
-            case phase::escape: escape(c, out); break;
-            case phase::hex:
-            case phase::low_hex: hex_digit(c, out); break;
-            case phase::low_slash: expect(c == '\\', phase::low_u); break;
-            case phase::low_u:
-                expect(c == 'u', phase::low_hex);
-                digits_ = 0;
-                low_ = 0;
-                break;
-            }
+            if (const std::string_view d = escape_step(raw[i]); !d.empty())
+                out.append(d);
         }
-        return !failed_;
+        return failure_ == failure::none;
+    }
+
+    /// Decodes `raw` up to and including the string's closing quote, appending to `out`. Returns
+    /// the bytes used: all of `raw` while the string is open, else up to the closing quote (then
+    /// closed() is true) or to the byte in error (then `ec`).
+    std::size_t read(std::string_view raw, std::string& out, error_code& ec)
+    {
+        // The decoding is never longer than `raw` plus a held character; 8 more for word stores.
+        const std::size_t base = out.size();
+        out.resize(base + raw.size() + 16);
+        char* o = out.data() + base;
+        const std::size_t used = decode(raw.data(), raw.size(), o, ec);
+        out.resize(static_cast<std::size_t>(o - out.data()));
+        return used;
+    }
+
+    /// True once read() consumed the closing quote; cleared by reset_string().
+    bool closed() const noexcept { return closed_; }
+
+    /// Ready for the next string of a strict read().
+    void reset_string() noexcept
+    {
+        reset();
+        closed_ = false;
     }
 
     /// True when the string may end here (not inside an escape) and nothing failed.
-    bool complete() const noexcept { return !failed_ && phase_ == phase::plain; }
+    bool complete() const noexcept { return failure_ == failure::none && phase_ == phase::plain; }
 
 private:
-    enum class phase : std::uint8_t { plain, escape, hex, low_slash, low_u, low_hex };
+    std::size_t decode(const char* s, std::size_t n, char*& o, error_code& ec)
+    {
+        std::size_t i = 0;
+        while (i < n) {
+            if (phase_ == phase::utf8) {
+                held_bytes_[held_++] = s[i++];
+                if (const int k = utf8_prefix(held_bytes_, held_); k < 0) {
+                    return fail(failure::utf8, i - 1, ec);
+                } else if (k > 0) {
+                    phase_ = phase::plain;
+                    for (unsigned j = 0; j < held_; ++j)
+                        *o++ = held_bytes_[j];
+                    held_ = 0;
+                }
+                continue;
+            }
+            if (phase_ != phase::plain) {
+                const std::string_view d = escape_step(s[i++]);
+                if (failure_ != failure::none)
+                    return fail(failure_, i - 1, ec);
+                for (const char c : d)
+                    *o++ = c;
+                continue;
+            }
+            // ASCII 8 bytes at a time, stored before they are looked at (the output has room).
+            while (i + 8 <= n) {
+                std::uint64_t x = 0;
+                std::memcpy(&x, s + i, 8);
+                std::memcpy(o, &x, 8);
+                const std::uint64_t hit = special_bytes(x);
+                if (hit != 0) {
+                    const std::size_t k = first_flagged(hit, s + i);
+                    i += k;
+                    o += k;
+                    break;
+                }
+                i += 8;
+                o += 8;
+            }
+            while (i < n && !is_special(s[i]))
+                *o++ = s[i++];
+            if (i == n)
+                break;
+            const char c = s[i];
+            if (static_cast<unsigned char>(c) >= 0x80) {
+                const int k = utf8_prefix(s + i, n - i);
+                if (k < 0)
+                    return fail(failure::utf8, i, ec);
+                if (k == 0) {
+                    // A character cut by the end of `raw`: held until its last byte.
+                    phase_ = phase::utf8;
+                    while (i < n)
+                        held_bytes_[held_++] = s[i++];
+                    break;
+                }
+                for (int j = 0; j < k; ++j)
+                    *o++ = s[i++];
+                continue;
+            }
+            ++i;
+            if (c == '"') {
+                closed_ = true;
+                return i;
+            }
+            if (c != '\\')
+                return fail(failure::control, i - 1, ec);
+            if (const std::size_t k = whole_escape(s + i, n - i, o); k != 0) {
+                i += k;
+                continue;
+            }
+            phase_ = phase::escape;   // cut by the end of `raw`, or invalid: byte by byte
+        }
+        return n;
+    }
+
+    static bool is_special(char ch) noexcept
+    {
+        const auto c = static_cast<unsigned char>(ch);
+        return c == '"' || c == '\\' || c < 0x20 || c >= 0x80;
+    }
+
+    // The high bit of each byte of `x` that is `"`, `\`, a control character or not ASCII; false
+    // flags only ever lie above a true one (a borrow runs upward).
+    static std::uint64_t special_bytes(std::uint64_t x) noexcept
+    {
+        constexpr std::uint64_t ones = 0x0101010101010101u;
+        const std::uint64_t q = x ^ (ones * '"');
+        const std::uint64_t b = x ^ (ones * '\\');
+        return (((q - ones) & ~q) | ((b - ones) & ~b) | ((x - ones * 0x20) & ~x) | x) & (ones * 0x80);
+    }
+
+    // The index of the first special byte of the 8 at `s`, whose flags are `hit`.
+    static std::size_t first_flagged([[maybe_unused]] std::uint64_t hit, const char* s) noexcept
+    {
+        if constexpr (std::endian::native == std::endian::little) {
+            return static_cast<std::size_t>(std::countr_zero(hit)) / 8;
+        } else {
+            std::size_t k = 0;
+            while (!is_special(s[k]))
+                ++k;
+            return k;
+        }
+    }
+
+    enum class phase : std::uint8_t { plain, escape, hex, low_slash, low_u, low_hex, utf8 };
+    enum class failure : std::uint8_t { none, escape, hex, leading_surrogate, trailing_surrogate, control, utf8 };
+
+    std::size_t fail(failure f, std::size_t at, error_code& ec) noexcept
+    {
+        failure_ = f;
+        switch (f) {
+        case failure::hex: ec = boost::json::error::expected_hex_digit; break;
+        case failure::leading_surrogate: ec = boost::json::error::illegal_leading_surrogate; break;
+        case failure::trailing_surrogate: ec = boost::json::error::illegal_trailing_surrogate; break;
+        default: ec = boost::json::error::syntax; break;   // a control character, \x, bad UTF-8
+        }
+        return at;
+    }
+
+    // The length of the UTF-8 character at the start of `s` (1 to 4) when whole and valid, 0 when
+    // `s` ends inside a character valid so far, -1 when invalid (Boost.JSON's rules: no overlong
+    // forms, surrogates or values above U+10FFFF).
+    static int utf8_prefix(const char* s, std::size_t n) noexcept
+    {
+        const auto c = static_cast<unsigned char>(s[0]);
+        const int len = c < 0x80 ? 1 : c < 0xC2 ? -1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : -1;
+        if (len < 0)
+            return -1;
+        // The second byte's range narrows after E0, ED, F0 and F4.
+        const unsigned char low = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+        const unsigned char high = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+        for (int k = 1; k < len; ++k) {
+            if (static_cast<std::size_t>(k) >= n)
+                return 0;
+            const auto b = static_cast<unsigned char>(s[k]);
+            if (k == 1 ? (b < low || b > high) : (b & 0xC0) != 0x80)
+                return -1;
+        }
+        return len;
+    }
+
+    static char short_escape(char e) noexcept
+    {
+        switch (e) {
+        case '"': return '"';
+        case '\\': return '\\';
+        case '/': return '/';
+        case 'b': return '\b';
+        case 'f': return '\f';
+        case 'n': return '\n';
+        case 'r': return '\r';
+        case 't': return '\t';
+        default: return 0;
+        }
+    }
+
+    static int hex_value(char c) noexcept
+    {
+        return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    }
+
+    // The value of the 4 hex digits at `s`, or -1.
+    static std::int32_t hex4(const char* s) noexcept
+    {
+        std::int32_t v = 0;
+        for (int k = 0; k < 4; ++k) {
+            const int d = hex_value(s[k]);
+            if (d < 0)
+                return -1;
+            v = v * 16 + d;
+        }
+        return v;
+    }
+
+    // A valid escape whole at `s` (after its backslash), decoded to `o`: its length, else 0
+    // (the byte-by-byte path then reads it, and names its error).
+    std::size_t whole_escape(const char* s, std::size_t n, char*& o)
+    {
+        if (n == 0)
+            return 0;
+        if (s[0] != 'u') {
+            const char d = short_escape(s[0]);
+            if (d == 0)
+                return 0;
+            *o++ = d;
+            return 1;
+        }
+        if (n < 5)
+            return 0;
+        std::int32_t cp = hex4(s + 1);
+        std::size_t used = 5;
+        if (cp < 0 || (cp >= 0xDC00 && cp <= 0xDFFF))
+            return 0;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+            if (n < 11 || s[5] != '\\' || s[6] != 'u')
+                return 0;
+            const std::int32_t low = hex4(s + 7);
+            if (low < 0xDC00 || low > 0xDFFF)
+                return 0;
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+            used = 11;
+        }
+        o += encode_utf8(static_cast<std::uint32_t>(cp), o);
+        return used;
+    }
+
+    // One byte after a backslash: the decoded bytes once an escape ends (empty while it goes on).
+    std::string_view escape_step(char c)
+    {
+        switch (phase_) {
+        case phase::escape: return escape(c);
+        case phase::hex:
+        case phase::low_hex: return hex_digit(c);
+        case phase::low_slash: expect(c == '\\', phase::low_u); return {};
+        case phase::low_u:
+            expect(c == 'u', phase::low_hex);
+            digits_ = 0;
+            low_ = 0;
+            return {};
+        default: return {};
+        }
+    }
 
     void expect(bool ok, phase next) noexcept
     {
-        failed_ = !ok;
+        if (!ok)
+            failure_ = failure::escape;   // a high surrogate without `\u`
         phase_ = next;
     }
 
-    void escape(char c, std::string& out)
+    std::string_view escape(char c)
     {
-        static constexpr std::string_view from = "\"\\/bfnrt";
-        static constexpr std::string_view to = "\"\\/\b\f\n\r\t";
         phase_ = phase::plain;
         if (c == 'u') {
             phase_ = phase::hex;
             digits_ = 0;
             code_ = 0;
-        } else if (const auto k = from.find(c); k != std::string_view::npos) {
-            out += to[k];
+        } else if (const char d = short_escape(c); d != 0) {
+            held_bytes_[0] = d;
+            return {held_bytes_, 1};
         } else {
-            failed_ = true;
+            failure_ = failure::escape;
         }
+        return {};
     }
 
-    void hex_digit(char c, std::string& out)
+    std::string_view hex_digit(char c)
     {
-        const int d = c >= '0' && c <= '9' ? c - '0'
-            : c >= 'a' && c <= 'f'         ? c - 'a' + 10
-            : c >= 'A' && c <= 'F'         ? c - 'A' + 10
-                                           : -1;
+        const int d = hex_value(c);
         if (d < 0) {
-            failed_ = true;
-            return;
+            failure_ = failure::hex;
+            return {};
         }
         std::uint32_t& value = phase_ == phase::hex ? code_ : low_;
         value = value * 16 + static_cast<std::uint32_t>(d);
         if (++digits_ < 4)
-            return;
+            return {};
         if (phase_ == phase::hex && code_ >= 0xD800 && code_ <= 0xDBFF) {
             phase_ = phase::low_slash;   // a high surrogate: its low half must follow
-            return;
+            return {};
         }
         if (phase_ == phase::low_hex) {
             if (low_ < 0xDC00 || low_ > 0xDFFF) {
-                failed_ = true;
-                return;
+                failure_ = failure::trailing_surrogate;
+                return {};
             }
             code_ = 0x10000 + ((code_ - 0xD800) << 10) + (low_ - 0xDC00);
         } else if (code_ >= 0xDC00 && code_ <= 0xDFFF) {
-            failed_ = true;   // a low surrogate alone
-            return;
+            failure_ = failure::leading_surrogate;   // a low surrogate alone
+            return {};
         }
         phase_ = phase::plain;
-        append_utf8(code_, out);
+        return {held_bytes_, encode_utf8(code_, held_bytes_)};
     }
 
     phase phase_ = phase::plain;
-    bool failed_ = false;
+    failure failure_ = failure::none;
+    bool closed_ = false;
+    unsigned char held_ = 0;    // bytes of a cut UTF-8 character in held_bytes_
     unsigned digits_ = 0;
     std::uint32_t code_ = 0;
     std::uint32_t low_ = 0;
+    char held_bytes_[4] = {};   // a cut UTF-8 character, or an escape's decoding
 };
 
 } // namespace toolstream::detail

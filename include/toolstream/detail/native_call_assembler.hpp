@@ -85,8 +85,6 @@ private:
     template<class Writer>
     static std::string_view raw_of(const call& c, Writer& out);
     template<class Writer>
-    void catch_up(call& c, std::string_view pending, Writer& out);
-    template<class Writer>
     void end_call(call& c, segment_status status, Writer& out, error why = {});
 
     native_call_limits limits_;

@@ -122,11 +122,7 @@ void native_call_assembler::append_arguments(call& c, std::string_view fragment,
             s.c->path.emplace(path);
             s.self->start_segment(*s.c, *s.out);
         }};
-    const bool failed = static_cast<bool>(c.decoder->error());
     c.decoder->write(fragment, callbacks);   // a failure is kept by the decoder for end_call
-    // Without the text kept, the replay has nothing to read: the body ends where the decoder stopped.
-    if (!failed && c.decoder->error() && (keep_bodies_ || !started))
-        catch_up(c, started ? fragment : std::string_view{}, out);
     if (started)
         out.arguments(*c.segment, fragment);
 }
@@ -138,44 +134,6 @@ void native_call_assembler::body(call& c, std::string_view piece, Writer& out)
         out.content(*c.segment, piece);
     else
         c.held.append(piece);
-}
-
-// The decoder dropped the body it had decoded from the write that failed, so how far the body
-// got would depend on the fragmentation. A replay of the raw text (what the writer holds, then
-// `pending`, the fragment not passed on yet), one byte at a time over that last write, streams
-// the rest of the valid body before the error, as 1-byte fragments would.
-template<class Writer>
-void native_call_assembler::catch_up(call& c, std::string_view pending, Writer& out)
-{
-    struct tail {
-        std::size_t skip;   // body already streamed
-        std::string bytes;
-    } t{c.segment ? out.content_size(*c.segment) : c.held.size(), {}};
-    const file_argument_callbacks callbacks{
-        &t,
-        [](void* p, std::string_view piece) {
-            auto& t = *static_cast<tail*>(p);
-            const std::size_t n = std::min(t.skip, piece.size());
-            t.skip -= n;
-            t.bytes.append(piece.substr(n));
-        },
-        [](void*, std::string_view) {}};
-    file_arguments_decoder replay(c.name == "write_file" ? "content" : "patch", limits_.max_depth);
-    const std::string_view held = raw_of(c, out);
-    const std::size_t total = held.size() + pending.size();
-    const auto bytes = [&](std::size_t from, std::size_t count) {   // of held + pending, within one
-        return from < held.size() ? held.substr(from, std::min(count, held.size() - from))
-                                  : pending.substr(from - held.size(), count);
-    };
-    const std::size_t good = c.decoder->consumed();
-    for (std::size_t at = 0; at < good;) {   // at most two pieces
-        const auto piece = bytes(at, good - at);
-        replay.write(piece, callbacks);
-        at += piece.size();
-    }
-    for (std::size_t at = good; at < total && !replay.error(); ++at)
-        replay.write(bytes(at, 1), callbacks);
-    body(c, t.bytes, out);
 }
 
 template<class Writer>
