@@ -542,12 +542,20 @@ END {
     print ""
 
     # ---- compile time
-    c_cpu = json_num(compile_json, "cpu_s"); c_wall = json_num(compile_json, "wall_s"); c_lines = json_num(compile_json, "preprocessed_lines")
+    c_cpu = json_num(compile_json, "usage_cpu_s"); c_wall = json_num(compile_json, "usage_wall_s"); c_floor = json_num(compile_json, "floor_cpu_s")
+    c_x = json_num(compile_json, "usage_x_floor"); c_rx = json_num(compile_json, "runtime_separate_x_floor"); c_rmb = json_num(compile_json, "runtime_separate_rss_mb")
     print "## Compile time"
     print ""
-    print "`benchmarks/compile_time.sh`: `examples/usage.cpp` (the README example: `openai_chat` + `api_tool_call` +"
-    print "`callback_sink`), `g++ -std=c++20 -O2 -c`, median of " json_num(compile_json, "runs") " runs: **" c_cpu " s CPU**, " c_wall " s wall;"
-    print commas(c_lines) " preprocessed lines."
+    print "`benchmarks/compile_time.sh`, `g++ -std=c++20 -O2 -c`, median of " json_num(compile_json, "runs") " runs, each TU against the floor"
+    print "compiled in the same run (a TU that only parses with Boost.JSON: a SAX handler and a DOM parse)."
+    print "`runtime` is the umbrella plus a `runtime_pipeline` writing OpenAI SSE, header-only; `runtime_separate`"
+    print "the same TU with the pipeline instantiated once elsewhere (`runtime_object`, README \"Keeping compile times small\")."
+    print ""
+    print "| TU | CPU s | × floor | compiler MB | preprocessed lines |"
+    print "|---|---|---|---|---|"
+    split("floor usage runtime runtime_separate runtime_object", c_tus, " ")
+    for (j = 1; j <= 5; ++j)
+        print "| " c_tus[j] " | " json_num(compile_json, c_tus[j] "_cpu_s") " | " json_num(compile_json, c_tus[j] "_x_floor") " | " json_num(compile_json, c_tus[j] "_rss_mb") " | " commas(json_num(compile_json, c_tus[j] "_preprocessed_lines")) " |"
     print ""
 
     # ---- profiles
@@ -621,7 +629,8 @@ END {
     }
     print "| ≥ 500 MB/s for xml/json/sentinel at 16-byte chunks | " pol_cells " MB/s | " status(pol_ok) " |"
     print "| Zero steady-state allocations per chunk | at most " max_steady " allocations in a steady state of 25,000–150,000 chunks (worst " sprintf("%.6f", worst_alloc) " per chunk, " worst_alloc_sc ") | " status(alloc_rows > 0 && worst_alloc < 0.001) " |"
-    print "| One-pipeline TU compiles in ≤ 10 s at -O2 | " c_cpu " s CPU (" c_wall " s wall) | " status(c_cpu != "" && c_cpu <= 10) " |"
+    print "| One-pipeline TU (`examples/usage.cpp`) at -O2 ≤ 3× the floor | " c_cpu " s CPU, " c_x "× the floor (" c_floor " s) | " status(c_x != "" && c_x <= 3) " |"
+    print "| `runtime_pipeline` TU at -O2 ≤ 6× the floor and ≤ 400 MB (pipeline instantiated once elsewhere) | " c_rx "×, " c_rmb " MB | " status(c_rx != "" && c_rx <= 6 && c_rmb <= 400) " |"
     print ""
 
     # ---- why targets are missed
@@ -699,7 +708,7 @@ END {
     print "benchmarks/run_comparison.sh --quick        # peers at 16 KiB only, 3 short repetitions: for iterating"
     print "benchmarks/run_comparison.sh --report-only  # rewrite the report from benchmarks/results/"
     print "benchmarks/smoke.sh                         # CI: every benchmark once, minimal time"
-    print "benchmarks/compile_time.sh                  # the one-pipeline TU alone"
+    print "benchmarks/compile_time.sh                  # compile time: floor, usage and runtime_pipeline TUs"
     print "TOOLSTREAM_BENCH_STREAMS=benchmarks/results/streams \\"
     print "    build-bench/benchmarks/toolstream_bench_pipelines --benchmark_filter=openai_chat"
     print "```"
