@@ -8,7 +8,7 @@
 #                     instantiated once in another TU (README "Keeping compile times small")
 #   runtime_object    that other TU, compiled once per program (not a per-TU cost)
 #
-#   benchmarks/compile_time.sh [--json] [--runs N] [--opt -O2]
+#   benchmarks/compile_time.sh [--json] [--runs N] [--opt -O2] [--tus "floor usage runtime"]
 #
 # Each TU compiles to an object file N times (default 3), in turns; the median CPU time
 # (user+sys), wall time and peak compiler memory (max RSS) of each, and its CPU ratio to the floor.
@@ -26,7 +26,8 @@ while [[ $# -gt 0 ]]; do
         --json) json=1 ;;
         --runs) runs=$2; shift ;;
         --opt) opt=$2; shift ;;
-        *) echo "usage: $0 [--json] [--runs N] [--opt -O2]" >&2; exit 2 ;;
+        --tus) read -r -a tus <<< "$2"; shift ;;   # a subset, e.g. for a tree without the macros
+        *) echo "usage: $0 [--json] [--runs N] [--opt -O2] [--tus \"floor usage ...\"]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -35,7 +36,8 @@ cxx=${CXX:-g++}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-names=(floor usage runtime runtime_separate runtime_object)
+names=("${tus[@]:-floor usage runtime runtime_separate runtime_object}")
+[[ ${#names[@]} == 1 ]] && read -r -a names <<< "${names[0]}"
 declare -A source extra
 source[floor]=benchmarks/compile/floor.cpp
 source[usage]=examples/usage.cpp
