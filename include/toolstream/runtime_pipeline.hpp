@@ -154,8 +154,8 @@ Sink& runtime_pipeline<Sink>::sink()
 #define TOOLSTREAM_INSTANTIATE_RUNTIME_PIPELINE(...) template class ::toolstream::runtime_pipeline<__VA_ARGS__>
 
 // Opt-in: the program links the prebuilt runtime object (toolstream/runtime_pipeline_src.hpp
-// compiled once) for the default sink, runtime_pipeline<> and handler<runtime_policy>.
+// compiled once) for the default sink: runtime_pipeline<> here, handler<runtime_policy> in
+// policies/runtime.hpp.
 #if defined(TOOLSTREAM_SEPARATE_RUNTIME)
 TOOLSTREAM_EXTERN_RUNTIME_PIPELINE(::toolstream::recording_sink);
-extern template class ::toolstream::handler<::toolstream::runtime_policy, ::toolstream::recording_sink>;
 #endif

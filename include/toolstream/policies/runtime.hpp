@@ -186,3 +186,11 @@ inline std::string_view default_policy_name()
 static_assert(parser_policy<runtime_policy>);
 
 } // namespace toolstream
+
+// Opt-in (runtime_pipeline.hpp): handler<runtime_policy> with the default sink comes from the
+// prebuilt runtime object, toolstream/runtime_pipeline_src.hpp compiled once.
+#if defined(TOOLSTREAM_SEPARATE_RUNTIME)
+#include <toolstream/handler.hpp>
+#include <toolstream/writers/sinks.hpp>
+extern template class ::toolstream::handler<::toolstream::runtime_policy, ::toolstream::recording_sink>;
+#endif
