@@ -1,61 +1,92 @@
 #!/usr/bin/env bash
-# Compile time of one translation unit holding one full pipeline: the README's usage example
-# (examples/usage.cpp: openai_chat + api_tool_call + callback_sink), compiled to an object file.
-# --tu picks another TU, e.g. examples/typed_tools.cpp (the same pipeline plus typed tools).
+# Compile time and compiler memory of toolstream TUs, each against a floor compiled in the same run:
+#   floor             benchmarks/compile/floor.cpp: only Boost.JSON, a SAX handler and a DOM parse
+#   usage             examples/usage.cpp: the README example (openai_chat + api_tool_call + callback_sink)
+#   runtime           benchmarks/compile/runtime.cpp: the umbrella and a runtime_pipeline writing
+#                     OpenAI SSE, header-only (every policy and provider compiled in this TU)
+#   runtime_separate  the same TU with TOOLSTREAM_SEPARATE_RUNTIME: its pipeline declared extern,
+#                     instantiated once in another TU (README "Keeping compile times small")
+#   runtime_object    that other TU, compiled once per program (not a per-TU cost)
 #
-#   benchmarks/compile_time.sh [--json] [--runs N] [--opt -O2] [--tu examples/usage.cpp]
+#   benchmarks/compile_time.sh [--json] [--runs N] [--opt -O2] [--tus "floor usage runtime"]
 #
-# Prints the median wall and CPU (user+sys) seconds of N runs (default 3) and the size of the
-# preprocessed TU. CPU time is the figure to read on a loaded machine: wall time includes waiting
-# for a core. With --json, one JSON line instead.
+# Each TU compiles to an object file N times (default 3), in turns; the median CPU time
+# (user+sys), wall time and peak compiler memory (max RSS) of each, and its CPU ratio to the floor.
+# CPU time is the figure to read on a loaded machine: wall time includes waiting for a core.
+# With --json, one JSON line (flat keys: <tu>_cpu_s, <tu>_x_floor, <tu>_rss_mb...; read by
+# benchmarks/run_comparison.sh).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 runs=3
 opt=-O2
 json=0
-tu_name=examples/usage.cpp
 while [[ $# -gt 0 ]]; do
     case $1 in
         --json) json=1 ;;
         --runs) runs=$2; shift ;;
         --opt) opt=$2; shift ;;
-        --tu) tu_name=$2; shift ;;
-        *) echo "usage: $0 [--json] [--runs N] [--opt -O2] [--tu examples/usage.cpp]" >&2; exit 2 ;;
+        --tus) read -r -a tus <<< "$2"; shift ;;   # a subset, e.g. for a tree without the macros
+        *) echo "usage: $0 [--json] [--runs N] [--opt -O2] [--tus \"floor usage ...\"]" >&2; exit 2 ;;
     esac
     shift
 done
 
 cxx=${CXX:-g++}
-tu=$root/$tu_name
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-flags=(-std=c++20 "$opt" -I"$root/include" -c "$tu")
 
-walls=()
-cpus=()
-TIMEFORMAT='%R %U %S'
+names=("${tus[@]:-floor usage runtime runtime_separate runtime_object}")
+[[ ${#names[@]} == 1 ]] && read -r -a names <<< "${names[0]}"
+declare -A source extra
+source[floor]=benchmarks/compile/floor.cpp
+source[usage]=examples/usage.cpp
+source[runtime]=benchmarks/compile/runtime.cpp
+source[runtime_separate]=benchmarks/compile/runtime.cpp
+source[runtime_object]=benchmarks/compile/runtime_object.cpp
+extra[floor]=""
+extra[usage]=""
+extra[runtime]=""
+extra[runtime_separate]=-DTOOLSTREAM_SEPARATE_RUNTIME
+extra[runtime_object]=""
+
+declare -A cpus walls rsss
 for ((i = 0; i < runs; ++i)); do
-    # `time` reports on stderr after the compiler's own stderr, so its line is the last one.
-    line=$( { time "$cxx" "${flags[@]}" -o "$work/tu.o" 2>"$work/err"; } 2>&1 ) ||
-        { cat "$work/err" >&2; echo "compile failed" >&2; exit 1; }
-    read -r wall user sys <<< "$(tail -n 1 <<< "$line")"
-    walls+=("$wall")
-    cpus+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }')")
+    for n in "${names[@]}"; do
+        # shellcheck disable=SC2086
+        /usr/bin/time -f '%e %U %S %M' -o "$work/time" \
+            "$cxx" -std=c++20 "$opt" -I"$root/include" ${extra[$n]} -c "$root/${source[$n]}" -o "$work/tu.o" 2>"$work/err" ||
+            { cat "$work/err" >&2; echo "compile of $n failed" >&2; exit 1; }
+        read -r wall user sys rss_kb < <(tail -n 1 "$work/time")
+        walls[$n]+="$wall "
+        cpus[$n]+="$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }') "
+        rsss[$n]+="$(awk -v k="$rss_kb" 'BEGIN { printf "%.0f", k / 1024 }') "
+    done
 done
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-wall_s=$(median "${walls[@]}")
-cpu_s=$(median "${cpus[@]}")
-lines=$("$cxx" -std=c++20 -I"$root/include" -I"$work/cfg/include" -E "$tu" | wc -l)
+median() { printf '%s\n' $1 | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 compiler=$("$cxx" --version | head -n 1)
 load=$(cut -d' ' -f1 /proc/loadavg)
+floor_cpu=$(median "${cpus[floor]}")
+
+out="{\"compiler\":\"$compiler\",\"flags\":\"-std=c++20 $opt -c\",\"runs\":$runs,\"load1\":$load"
+text="$compiler, -std=c++20 $opt -c, median of $runs runs (load average $load):"
+for n in "${names[@]}"; do
+    cpu=$(median "${cpus[$n]}")
+    wall=$(median "${walls[$n]}")
+    rss=$(median "${rsss[$n]}")
+    ratio=$(awk -v c="$cpu" -v f="$floor_cpu" 'BEGIN { printf "%.2f", c / f }')
+    # shellcheck disable=SC2086
+    lines=$("$cxx" -std=c++20 -I"$root/include" ${extra[$n]} -E "$root/${source[$n]}" | wc -l)
+    out+=",\"${n}_tu\":\"${source[$n]}${extra[$n]:+ ${extra[$n]}}\",\"${n}_cpu_s\":$cpu,\"${n}_wall_s\":$wall"
+    out+=",\"${n}_x_floor\":$ratio,\"${n}_rss_mb\":$rss,\"${n}_preprocessed_lines\":$lines"
+    out+=",\"${n}_cpus\":[$(tr ' ' '\n' <<< "${cpus[$n]}" | sed '/^$/d' | paste -sd,)]"
+    text+=$'\n'"$(printf '  %-17s CPU %7.2f s  %5.2fx floor  %5d MB  wall %6.2f s  %7d lines' "$n" "$cpu" "$ratio" "$rss" "$wall" "$lines")"
+done
+out+="}"
 
 if [[ $json == 1 ]]; then
-    printf '{"tu":"%s","compiler":"%s","flags":"-std=c++20 %s -c","runs":%d,"wall_s":%s,"cpu_s":%s,"walls":[%s],"cpus":[%s],"preprocessed_lines":%d,"load1":%s}\n' \
-        "$tu_name" "$compiler" "$opt" "$runs" "$wall_s" "$cpu_s" "$(IFS=,; echo "${walls[*]}")" "$(IFS=,; echo "${cpus[*]}")" \
-        "$lines" "$load"
+    echo "$out"
 else
-    echo "$tu_name ($compiler, -std=c++20 $opt -c), median of $runs runs:"
-    echo "  wall ${wall_s} s, CPU ${cpu_s} s; preprocessed: $lines lines; load average $load"
+    echo "$text"
 fi

@@ -1,6 +1,6 @@
 // The README's usage example (also benchmarks/compile_time.sh's translation unit). The README's
 // copy is built and run by the ctest readme_programs.
-#include <toolstream.hpp>
+#include <toolstream/writers/sinks.hpp>  // callback_sink; <toolstream.hpp> would add every policy
 #include <toolstream/pipeline.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 #include <iostream>

@@ -42,31 +42,14 @@ public:
                                                             Sink sink = {}, pipeline_options options = {},
                                                             std::string_view reasoning_parser = {},
                                                             std::shared_ptr<const tool_schemas> schemas = nullptr,
-                                                            std::optional<bool> thinking_open = {})
-    {
-        if (auto probe = make_policy(parser, reasoning_parser); !probe)
-            return probe.error();
-        const policy_request request{std::string(parser), std::string(reasoning_parser), std::move(schemas), thinking_open};
-        return create_at(provider, request, std::move(sink), std::move(options),
-                         std::make_index_sequence<provider_names.size()>{});
-    }
+                                                            std::optional<bool> thinking_open = {});
 
-    error_code write(std::string_view bytes)
-    {
-        return std::visit([&](auto& p) { return p.write(bytes); }, pipeline_);
-    }
-    error_code finish()
-    {
-        return std::visit([](auto& p) { return p.finish(); }, pipeline_);
-    }
-    stream_summary summary() const
-    {
-        return std::visit([](const auto& p) { return p.summary(); }, pipeline_);
-    }
-    Sink& sink()
-    {
-        return std::visit([](auto& p) -> Sink& { return p.sink(); }, pipeline_);
-    }
+    ~runtime_pipeline();
+
+    error_code write(std::string_view bytes);
+    error_code finish();
+    stream_summary summary() const;
+    Sink& sink();
     std::string_view provider_name() const noexcept
     {
         return is_text() ? text_provider_name : provider_names[pipeline_.index()];
@@ -116,4 +99,63 @@ private:
     variant_type pipeline_;
 };
 
+// The members that reach the pipelines are defined here, out of the class and not inline, so that
+// an explicit instantiation declaration (TOOLSTREAM_EXTERN_RUNTIME_PIPELINE, below) keeps every
+// policy's code out of the TUs that declare it: an inline member would still be instantiated
+// there for the optimiser.
+
+template<event_sink Sink>
+auto runtime_pipeline<Sink>::create(std::string_view provider, std::string_view parser, Sink sink,
+                                    pipeline_options options, std::string_view reasoning_parser,
+                                    std::shared_ptr<const tool_schemas> schemas, std::optional<bool> thinking_open)
+    -> result<std::unique_ptr<runtime_pipeline>>
+{
+    if (auto probe = make_policy(parser, reasoning_parser); !probe)
+        return probe.error();
+    const policy_request request{std::string(parser), std::string(reasoning_parser), std::move(schemas), thinking_open};
+    return create_at(provider, request, std::move(sink), std::move(options),
+                     std::make_index_sequence<provider_names.size()>{});
+}
+
+template<event_sink Sink>
+runtime_pipeline<Sink>::~runtime_pipeline() = default;
+
+template<event_sink Sink>
+error_code runtime_pipeline<Sink>::write(std::string_view bytes)
+{
+    return std::visit([&](auto& p) { return p.write(bytes); }, pipeline_);
+}
+
+template<event_sink Sink>
+error_code runtime_pipeline<Sink>::finish()
+{
+    return std::visit([](auto& p) { return p.finish(); }, pipeline_);
+}
+
+template<event_sink Sink>
+stream_summary runtime_pipeline<Sink>::summary() const
+{
+    return std::visit([](const auto& p) { return p.summary(); }, pipeline_);
+}
+
+template<event_sink Sink>
+Sink& runtime_pipeline<Sink>::sink()
+{
+    return std::visit([](auto& p) -> Sink& { return p.sink(); }, pipeline_);
+}
+
 } // namespace toolstream
+
+/// Compile a runtime_pipeline once, not in every TU that uses it (docs/compile_time.md):
+/// `TOOLSTREAM_EXTERN_RUNTIME_PIPELINE(MySink);` where MySink is declared (a header of yours)
+/// says another TU instantiates it; `TOOLSTREAM_INSTANTIATE_RUNTIME_PIPELINE(MySink);` in one
+/// .cpp does. The TUs that only declare it compile none of the policies' code.
+#define TOOLSTREAM_EXTERN_RUNTIME_PIPELINE(...) extern template class ::toolstream::runtime_pipeline<__VA_ARGS__>
+#define TOOLSTREAM_INSTANTIATE_RUNTIME_PIPELINE(...) template class ::toolstream::runtime_pipeline<__VA_ARGS__>
+
+// Opt-in: the program links the prebuilt runtime object (toolstream/runtime_pipeline_src.hpp
+// compiled once) for the default sink: runtime_pipeline<> here, handler<runtime_policy> in
+// policies/runtime.hpp.
+#if defined(TOOLSTREAM_SEPARATE_RUNTIME)
+TOOLSTREAM_EXTERN_RUNTIME_PIPELINE(::toolstream::recording_sink);
+#endif

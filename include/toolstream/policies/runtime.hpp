@@ -63,6 +63,10 @@ public:
         reasoning_.finalize(c, out);
     }
 
+    // reset(), held_bytes() and make_policy() are templates only so that a TU which never calls
+    // them instantiates nothing for them: the body of a non-template inline function instantiates
+    // every template it names, here a visit of all the registered policies.
+    template<class = void>
     void reset()
     {
         reasoning_.reset();
@@ -70,6 +74,7 @@ public:
     }
 
     /// Bytes the chosen policy holds back (0 for the policies that hold none).
+    template<class = void>
     std::size_t held_bytes() const noexcept
     {
         return std::visit(
@@ -152,7 +157,8 @@ inline std::string_view runtime_policy::name() const noexcept
 /// the options of the policies that take them: the key/value formats type raw values by them.
 /// `thinking_open`, when set, says whether the prompt left thinking open (with_thinking_open);
 /// unset: the reasoning parser's default.
-inline result<runtime_policy> make_policy(std::string_view name, std::string_view reasoning_parser = {},
+template<class = void>
+result<runtime_policy> make_policy(std::string_view name, std::string_view reasoning_parser = {},
                                           std::shared_ptr<const tool_schemas> schemas = nullptr,
                                           std::optional<bool> thinking_open = {})
 {
@@ -180,3 +186,11 @@ inline std::string_view default_policy_name()
 static_assert(parser_policy<runtime_policy>);
 
 } // namespace toolstream
+
+// Opt-in (runtime_pipeline.hpp): handler<runtime_policy> with the default sink comes from the
+// prebuilt runtime object, toolstream/runtime_pipeline_src.hpp compiled once.
+#if defined(TOOLSTREAM_SEPARATE_RUNTIME)
+#include <toolstream/handler.hpp>
+#include <toolstream/writers/sinks.hpp>
+extern template class ::toolstream::handler<::toolstream::runtime_policy, ::toolstream::recording_sink>;
+#endif
