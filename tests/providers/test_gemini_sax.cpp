@@ -99,6 +99,11 @@ const std::vector<std::string> usual_events = {
     R"({"candidates":[{"content":{"parts":[{"functionCall":{}}]},"finishReason":"STOP"}]})",
     R"({"candidates":[{"content":{"parts":[{"text":"a"}]},"index":1},{"content":{"parts":[7,"s",null,[1],{"text":5},{"functionCall":"x"},{"functionCall":{"name":"g","args":{"k":{"k2":1},"k2":2}}}]}},{"content":null},{"content":{"parts":{"x":1}}},{"finishReason":"MAX_TOKENS","index":2.0}]})",
     R"({"candidates":[{"content":{"parts":[{"text":"hostile"}]},"index":200}]})",
+    R"({"candidates":[{"content":{"parts":[{"functionCall":{"name":"s2","willContinue":true,"partialArgs":[]}}]}}]})",
+    R"({"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.q","stringValue":"hi","willContinue":true}],"willContinue":true}}]}}]})",
+    R"({"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.q","stringValue":""}],"willContinue":true}},{"functionCall":{}}]}}]})",
+    R"({"candidates":[{"content":{"parts":[{"functionCall":{"name":"kinds","willContinue":true,"partialArgs":[{"jsonPath":"$.a[0]","numberValue":1.5},{"jsonPath":"$.a[1]","numberValue":-3,"boolValue":true},{"jsonPath":"$.b.c","boolValue":false},{"jsonPath":"$.b.d","nullValue":"NULL_VALUE"},{"jsonPath":"$.b.e","nullValue":{"x":[1]}},{"jsonPath":"$.b.f","stringValue":5,"numberValue":"x","boolValue":null,"nullValue":null},{"jsonPath":7,"stringValue":"no path"},{"jsonPath":"$.s","stringValue":"\u00e9\"\n"},7,[1],null]}}]}}]})",
+    R"({"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":{"jsonPath":"$.z"},"willContinue":true}},{"functionCall":{"partialArgs":"x","willContinue":true}},{"functionCall":{"partialArgs":[{"jsonPath":"$.s","stringValue":" more"}]}}]}}]})",
     R"({"candidates":[],"usageMetadata":{"promptTokenCount":5.0}})",
     R"({"candidates":null,"usageMetadata":{},"error":null})",
     R"({"usageMetadata":{"totalTokenCount":9},"responseId":5,"modelVersion":{"a":1}})",
@@ -111,9 +116,6 @@ const std::vector<std::string> rare_events = {
     R"({"error":{"code":500}})",
     R"({"error":"plain"})",
     R"([{"candidates":[{"content":{"parts":[{"text":"in array"}]}}]},{"error":{"message":"then error"}}])",
-    R"({"candidates":[{"content":{"parts":[{"functionCall":{"name":"s2","willContinue":true,"partialArgs":[]}}]}}]})",
-    R"({"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.q","stringValue":"hi","willContinue":true}],"willContinue":true}}]}}]})",
-    R"({"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.q","stringValue":""}],"willContinue":true}},{"functionCall":{}}]}}]})",
     R"({"candidates":[{"content":{"parts":[{"functionCall":{"name":"arr","args":[1,"x"]}}]}}]})",
     R"({"candidates":[{"content":{"parts":[{"functionCall":{"name":"str","args":"text"}}]}}]})",
     R"({"candidates":[{"content":{"parts":[{"functionCall":{"name":"dup","args":{"a":1,"b":{"c":1,"c":2},"a":3}}}]}}]})",
@@ -152,13 +154,14 @@ TEST_CASE("gemini sax: both readers give the same chunks", "[gemini][sax]")
     CHECK(text.find("usage=5/5") != std::string::npos);
     CHECK(text.find("error=rate limited") != std::string::npos);
     CHECK(text.find(R"(name=arr args=[1,"x"])") != std::string::npos);
+    CHECK(text.find(R"(args={"a":[1.5,-3],"b":{"c":false,"d":null,"e":null,"f":null},"s":")" "\xc3\xa9" R"(\"\n)") != std::string::npos);
 }
 
 TEST_CASE("gemini sax: an event that falls back midway gives the DOM's chunks", "[gemini][sax]")
 {
     const std::vector<std::string> events = {
         R"({"responseId":"r","modelVersion":"m","usageMetadata":{"promptTokenCount":1},"candidates":[{"content":{"parts":[{"text":"before"},{"functionCall":{"name":"f","args":{"big":"xxxxxxxx","nested":{"a":[1,2,{"b":"c"}]},"b":1,"b":2}}}]},"finishReason":"STOP"}]})",
-        R"({"candidates":[{"content":{"parts":[{"text":"one"},{"functionCall":{"name":"s","willContinue":true}},{"functionCall":{"partialArgs":[{"jsonPath":"$.x","numberValue":1}]}}]}}]})",
+        R"({"candidates":[{"content":{"parts":[{"text":"one"},{"functionCall":{"name":"s","willContinue":true}},{"functionCall":{"partialArgs":[{"jsonPath":"$.x","numberValue":1}],"willContinue":true,"willContinue":false}}]}}]})",
         R"({"candidates":[{"content":{"parts":[{"text":"e"}]}}],"error":{"message":"late error"}})",
     };
     for (const auto& e : events)
@@ -238,7 +241,7 @@ TEST_CASE("gemini sax: identical output at every chunking of the SSE body", "[ge
 {
     std::string body;
     const std::vector<std::string> events = {usual_events[0], rare_events[0], usual_events[2], usual_events[4],
-                                             rare_events[5], rare_events[6], usual_events[7], rare_events[9]};
+                                             usual_events[10], usual_events[11], usual_events[7], rare_events[5]};
     for (const auto& e : events)
         body += "data: " + e + "\n\n";
     const auto run = [&](std::size_t first, std::size_t step) {

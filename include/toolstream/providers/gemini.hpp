@@ -247,9 +247,33 @@ private:
                     st.args.add(piece.get_object(), scratch_);
             if (!scratch_.empty())
                 open_delta(st).arguments_delta.append(scratch_);
+        } else if (call.piece_count != 0) {
+            scratch_.clear();
+            for (std::size_t k = 0; k < call.piece_count; ++k)
+                add_piece(st.args, call.pieces[k]);
+            if (!scratch_.empty())
+                open_delta(st).arguments_delta.append(scratch_);
         }
         if (!call.will_continue)
             complete(st);
+    }
+
+    /// One `partialArgs` element read by the fast path, taken as gemini_partial_args::add takes
+    /// the DOM's (stringValue, else numberValue, else boolValue, else nullValue).
+    void add_piece(detail::gemini_partial_args& args, const detail::gemini_arg_piece& p)
+    {
+        if (!p.has_path || !(p.has_string || p.has_number || p.has_bool || p.has_null))
+            return;
+        args.add_leaf(p.path, p.string_value, p.has_string,
+                      [&p](std::string& o) {
+                          if (p.has_number)
+                              o += p.number_text;
+                          else if (p.has_bool)
+                              o += p.boolean ? "true" : "false";
+                          else
+                              o += "null";
+                      },
+                      scratch_);
     }
 
     /// Puts the response's id and model on the current chunk, if no chunk had them yet.

@@ -5,6 +5,7 @@
 
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/providers/detail/event_sax.hpp>
+#include <toolstream/providers/detail/gemini_args_writer.hpp>
 #include <toolstream/providers/detail/gemini_fields.hpp>
 #include <toolstream/types.hpp>
 
@@ -19,23 +20,25 @@
 
 namespace toolstream::detail {
 
-/// Reads a Gemini response while it parses. Falls back to the DOM for: a payload that is not an
-/// object (Gemini's array of responses), a non-null `error`, a candidate that is not an object,
-/// `partialArgs`, `args` that is not an object or null, a repeated key (also inside `args`, where
-/// the DOM keeps one), an `args` object of more than `max_args_keys` keys, and more than
-/// `max_candidates` candidates or `max_parts` parts in one event.
+/// Reads a Gemini response while it parses: text parts, whole calls (`args` written by
+/// gemini_args_writer), Vertex's `partialArgs` pieces, finish reasons, usage and identity. Falls
+/// back to the DOM for: a payload that is not an object (Gemini's array of responses), a non-null
+/// `error`, a candidate that is not an object, `args` that is not an object or null, a repeated
+/// key (also inside `args`, where the DOM keeps one), what gemini_args_writer declines, and more
+/// than `max_candidates` candidates, `max_parts` parts or `max_pieces` pieces in one event.
 class gemini_event_sax : public event_sax<gemini_event_sax> {
     using base = event_sax<gemini_event_sax>;
 
 public:
     static constexpr std::size_t max_candidates = 16;
     static constexpr std::size_t max_parts = 64;
-    static constexpr std::size_t max_args_keys = 64;
+        static constexpr std::size_t max_pieces = 256;
 
     enum place : sax_place {
         skip = sax_skip, root, response_id, model_version, error, usage, prompt_count, candidates_count,
         thoughts_count, candidates, candidate, candidate_index, finish_reason, content, parts, part, text,
-        thought, function_call, name, id, args, will_continue, partial_args,
+        thought, function_call, name, id, args, will_continue, partial_args, arg_piece, piece_path,
+        piece_string, piece_number, piece_bool, piece_null,
     };
     static constexpr sax_place root_place = root;
 
@@ -44,136 +47,75 @@ public:
     {
         identified_ = identified;
         response_.clear();
-        candidates_used_ = parts_used_ = 0;
+        candidates_used_ = parts_used_ = pieces_used_ = 0;
         usage_object_ = false;
         counts_ = {};
-        levels_.clear();
-        keys_used_ = 0;
-        key_.clear();
-        in_string_ = false;
+        args_.reset();
     }
 
     const gemini_response_fields& response() noexcept
     {
         if (usage_object_ && (counts_[0] || counts_[1] || counts_[2]))
             response_.usage = token_usage{counts_[0].value_or(0), counts_[1].value_or(0) + counts_[2].value_or(0)};
+        for (std::size_t i = 0; i < parts_used_; ++i)   // the pool no longer grows
+            if (parts_[i].piece_count != 0)
+                parts_[i].pieces = pieces_.data() + parts_[i].first_piece;
         return response_;
     }
     const gemini_candidate_fields* candidates_begin() const noexcept { return candidates_.data(); }
     const gemini_candidate_fields* candidates_end() const noexcept { return candidates_.data() + candidates_used_; }
     gemini_part_fields* part_pool() noexcept { return parts_.data(); }
 
-    // Inside `args`, every event is written out as compact JSON; elsewhere the base reads.
-    bool on_object_begin(ec_type& ec) { return capturing() ? open_raw(true, ec) : base::on_object_begin(ec); }
-    bool on_array_begin(ec_type& ec) { return capturing() ? open_raw(false, ec) : base::on_array_begin(ec); }
+    // Inside `args`, every event goes to the writer; elsewhere the base reads.
+    bool on_object_begin(ec_type& ec)
+    {
+        return !args_.active() ? base::on_object_begin(ec) : args_.open(true) || fail(ec);
+    }
+    bool on_array_begin(ec_type& ec)
+    {
+        return !args_.active() ? base::on_array_begin(ec) : args_.open(false) || fail(ec);
+    }
     bool on_object_end(std::size_t n, ec_type& ec)
     {
-        if (!capturing())
-            return base::on_object_end(n, ec);
-        out() += '}';
-        keys_used_ = levels_.back().first_key;
-        levels_.pop_back();
-        return capturing() || base::on_object_end(n, ec);   // `args` itself closed
+        return (args_.active() && !args_.close()) || base::on_object_end(n, ec);   // else `args` itself closed
     }
     bool on_array_end(std::size_t n, ec_type& ec)
     {
-        if (!capturing())
-            return base::on_array_end(n, ec);
-        out() += ']';
-        levels_.pop_back();
-        return true;   // `args` is an object, so this is never its end
+        return (args_.active() && !args_.close()) || base::on_array_end(n, ec);
     }
     bool on_key_part(std::string_view s, std::size_t n, ec_type& ec)
     {
-        if (!capturing())
-            return base::on_key_part(s, n, ec);
-        key_.append(s);
-        return true;
+        return !args_.active() ? base::on_key_part(s, n, ec) : (args_.key_part(s), true);
     }
     bool on_key(std::string_view s, std::size_t n, ec_type& ec)
     {
-        if (!capturing())
-            return base::on_key(s, n, ec);
-        if (!key_.empty()) {
-            key_.append(s);
-            s = key_;
-        }
-        level& l = levels_.back();
-        if (keys_used_ - l.first_key == max_args_keys)
-            return fail(ec);
-        for (std::size_t i = l.first_key; i < keys_used_; ++i)
-            if (keys_[i] == s)
-                return fail(ec);   // a repeated key: the DOM keeps one of them
-        if (keys_used_ == keys_.size())
-            keys_.emplace_back();
-        keys_[keys_used_++].assign(s);
-        std::string& o = out();
-        if (!l.first)
-            o += ',';
-        l.first = false;
-        o += '"';
-        append_json_escaped(o, s);
-        o += "\":";
-        key_.clear();
-        return true;
+        return !args_.active() ? base::on_key(s, n, ec) : args_.key(s) || fail(ec);
     }
     bool on_string_part(std::string_view s, std::size_t n, ec_type& ec)
     {
-        if (!capturing())
-            return base::on_string_part(s, n, ec);
-        if (!in_string_) {
-            before_value();
-            out() += '"';
-            in_string_ = true;
-        }
-        append_json_escaped(out(), s);
-        return true;
+        return !args_.active() ? base::on_string_part(s, n, ec) : (args_.string_part(s), true);
     }
     bool on_string(std::string_view s, std::size_t n, ec_type& ec)
     {
-        if (!capturing())
-            return base::on_string(s, n, ec);
-        if (!in_string_) {
-            before_value();
-            out() += '"';
-        }
-        in_string_ = false;
-        append_json_escaped(out(), s);
-        out() += '"';
-        return true;
+        return !args_.active() ? base::on_string(s, n, ec) : (args_.string(s), true);
     }
     bool on_int64(std::int64_t v, std::string_view s, ec_type& ec)
     {
-        return capturing() ? raw_integer(v) : base::on_int64(v, s, ec);
+        return !args_.active() ? base::on_int64(v, s, ec) : (args_.integer(v), true);
     }
     bool on_uint64(std::uint64_t v, std::string_view s, ec_type& ec)
     {
-        return capturing() ? raw_integer(v) : base::on_uint64(v, s, ec);
+        return !args_.active() ? base::on_uint64(v, s, ec) : (args_.integer(v), true);
     }
     bool on_double(double v, std::string_view s, ec_type& ec)
     {
-        if (!capturing())
-            return base::on_double(v, s, ec);
-        before_value();
-        append_js_number(out(), v);
-        return true;
+        return !args_.active() ? base::on_double(v, s, ec) : (args_.floating(v), true);
     }
     bool on_bool(bool v, ec_type& ec)
     {
-        if (!capturing())
-            return base::on_bool(v, ec);
-        before_value();
-        out() += v ? "true" : "false";
-        return true;
+        return !args_.active() ? base::on_bool(v, ec) : (args_.literal(v ? "true" : "false"), true);
     }
-    bool on_null(ec_type& ec)
-    {
-        if (!capturing())
-            return base::on_null(ec);
-        before_value();
-        out() += "null";
-        return true;
-    }
+    bool on_null(ec_type& ec) { return !args_.active() ? base::on_null(ec) : (args_.literal("null"), true); }
 
     // The event_sax hooks.
     sax_place key(sax_place parent, std::string_view k) const noexcept
@@ -209,23 +151,45 @@ public:
             if (k == "willContinue") return will_continue;
             if (k == "partialArgs") return partial_args;
             return skip;
+        case arg_piece:
+            if (k == "jsonPath") return piece_path;
+            if (k == "stringValue") return piece_string;
+            if (k == "numberValue") return piece_number;
+            if (k == "boolValue") return piece_bool;
+            if (k == "nullValue") return piece_null;
+            return skip;
         default: return skip;
         }
     }
 
     static sax_place element(sax_place array) noexcept
     {
-        return array == candidates ? candidate : array == parts ? part : skip;
+        return array == candidates ? candidate : array == parts ? part : array == partial_args ? arg_piece : skip;
     }
 
     sax_open open(sax_place p, bool is_object)
     {
         switch (p) {
         case root: return is_object ? sax_open::enter : sax_open::fallback;
-        case error:
-        case partial_args: return sax_open::fallback;
+        case error: return sax_open::fallback;
         case candidates:
         case parts: return is_object ? sax_open::skip : sax_open::enter;
+        case partial_args:
+            if (is_object)
+                return sax_open::skip;
+            current_part().first_piece = pieces_used_;
+            return sax_open::enter;
+        case arg_piece:
+            if (!is_object)
+                return sax_open::skip;
+            if (pieces_used_ == max_pieces)
+                return sax_open::fallback;
+            next(pieces_, pieces_used_);
+            ++current_part().piece_count;
+            return sax_open::enter;
+        case piece_null:
+            current_piece().has_null = true;   // any value is a JSON null here
+            return sax_open::skip;
         case candidate:
             if (!is_object || candidates_used_ == max_candidates)
                 return sax_open::fallback;
@@ -250,9 +214,7 @@ public:
             if (!is_object)
                 return sax_open::fallback;
             current_part().has_args = true;
-            current_part().args += '{';
-            levels_.push_back({true, 0});
-            levels_.back().first_key = keys_used_;
+            args_.start(current_part().args);
             return sax_open::enter;
         case usage:
             usage_object_ = usage_object_ || is_object;
@@ -273,13 +235,24 @@ public:
         case text: current_part().has_text = true; return &current_part().text;
         case name: return &current_part().name;
         case id: return &current_part().id;
+        case piece_path: return &current_piece().path;
+        case piece_string: return &current_piece().string_value;
         default: return nullptr;
         }
     }
 
-    static bool string_end(sax_place p) noexcept
+    bool string_end(sax_place p) noexcept
     {
-        return p != root && p != candidate && p != error && p != args && p != partial_args;
+        switch (p) {
+        case root:
+        case candidate:
+        case error:
+        case args: return false;
+        case piece_path: current_piece().has_path = true; return true;
+        case piece_string: current_piece().has_string = true; return true;
+        case piece_null: current_piece().has_null = true; return true;
+        default: return true;
+        }
     }
 
     bool number(sax_place p, const sax_number& n)
@@ -288,8 +261,14 @@ public:
         case root:
         case candidate:
         case error:
-        case args:
-        case partial_args: return false;
+        case args: return false;
+        case piece_number: {
+            auto& piece = current_piece();
+            piece.has_number = true;
+            write_number(piece.number_text, n);
+            return true;
+        }
+        case piece_null: current_piece().has_null = true; return true;
         case candidate_index: current_candidate().index = n.count(); return true;
         case prompt_count: counts_[0] = n.count(); return true;
         case candidates_count: counts_[1] = n.count(); return true;
@@ -304,8 +283,14 @@ public:
         case root:
         case candidate: return false;
         case error:
-        case args:
-        case partial_args: return l == sax_literal::null;
+        case args: return l == sax_literal::null;
+        case piece_bool:
+            if (l != sax_literal::null) {
+                current_piece().has_bool = true;
+                current_piece().boolean = l == sax_literal::true_;
+            }
+            return true;
+        case piece_null: current_piece().has_null = true; return true;
         case thought: current_part().thought = l == sax_literal::true_; return true;
         case will_continue: current_part().will_continue = l == sax_literal::true_; return true;
         default: return true;
@@ -313,48 +298,10 @@ public:
     }
 
 private:
-    struct level {
-        bool first = true;           // no member or element written yet
-        std::size_t first_key = 0;   // objects: their keys in keys_ from here
-    };
-
-    bool capturing() const noexcept { return !levels_.empty(); }
-    std::string& out() noexcept { return current_part().args; }
-
-    // A comma before every array element but the first (object members get theirs in on_key).
-    void before_value()
-    {
-        level& l = levels_.back();
-        if (l.first_key == npos) {
-            if (!l.first)
-                out() += ',';
-            l.first = false;
-        }
-    }
-
-    bool open_raw(bool is_object, ec_type& ec)
-    {
-        if (levels_.size() == max_raw_depth)
-            return fail(ec);
-        before_value();
-        out() += is_object ? '{' : '[';
-        levels_.push_back({true, is_object ? keys_used_ : npos});
-        return true;
-    }
-
-    template<class Int>
-    bool raw_integer(Int v)
-    {
-        before_value();
-        char buf[24];
-        out().append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
-        return true;
-    }
-
     // A shape the fast path does not write: the DOM decides.
     bool fail(ec_type& ec)
     {
-        levels_.clear();
+        args_.reset();
         return request_fallback(ec);
     }
 
@@ -370,21 +317,28 @@ private:
 
     gemini_candidate_fields& current_candidate() noexcept { return candidates_[candidates_used_ - 1]; }
     gemini_part_fields& current_part() noexcept { return parts_[parts_used_ - 1]; }
+    gemini_arg_piece& current_piece() noexcept { return pieces_[pieces_used_ - 1]; }
 
-    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
-    static constexpr std::size_t max_raw_depth = 64;
+    static void write_number(std::string& out, const sax_number& n)
+    {
+        char buf[24];
+        switch (n.type) {
+        case sax_number::kind::int64: out.append(buf, std::to_chars(buf, buf + sizeof buf, n.i).ptr); break;
+        case sax_number::kind::uint64: out.append(buf, std::to_chars(buf, buf + sizeof buf, n.u).ptr); break;
+        case sax_number::kind::floating: append_js_number(out, n.d); break;
+        }
+    }
+
 
     gemini_response_fields response_;
     std::vector<gemini_candidate_fields> candidates_;
     std::vector<gemini_part_fields> parts_;
     std::size_t candidates_used_ = 0;
     std::size_t parts_used_ = 0;
+    std::vector<gemini_arg_piece> pieces_;
+    std::size_t pieces_used_ = 0;
     std::array<std::optional<std::uint64_t>, 3> counts_{};   // prompt, candidates, thoughts
-    std::vector<level> levels_;          // the containers open inside `args`, itself first
-    std::vector<std::string> keys_;      // the keys of the objects open inside `args`
-    std::size_t keys_used_ = 0;
-    std::string key_;                    // a key split across writes inside `args`
-    bool in_string_ = false;             // a string inside `args` is open
+    gemini_args_writer args_;   // active while `args` parses
     bool identified_ = false;
     bool usage_object_ = false;
 };

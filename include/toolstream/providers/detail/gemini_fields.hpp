@@ -22,6 +22,25 @@
 
 namespace toolstream::detail {
 
+/// One element of `partialArgs`, as gemini_event_sax reads it (the DOM path reads the elements
+/// in place): the value gemini_partial_args::add would take, stringValue first.
+struct gemini_arg_piece {
+    bool has_path = false;   ///< `jsonPath` is a string
+    bool has_string = false, has_number = false, has_bool = false, has_null = false;
+    bool boolean = false;
+    std::string path;
+    std::string string_value;
+    std::string number_text;   ///< `numberValue` as append_json_number writes it
+
+    void clear() noexcept
+    {
+        has_path = has_string = has_number = has_bool = has_null = boolean = false;
+        path.clear();
+        string_value.clear();
+        number_text.clear();
+    }
+};
+
 /// The fields of one element of `content.parts`.
 struct gemini_part_fields {
     bool has_text = false;          ///< `text` is a string
@@ -33,7 +52,10 @@ struct gemini_part_fields {
     std::string name;               ///< `functionCall.name`, when a string
     std::string id;                 ///< `functionCall.id`, when a string
     std::string args;               ///< `functionCall.args` as compact JSON
-    const boost::json::array* partial_args = nullptr;   ///< DOM path only: `partialArgs`
+    const boost::json::array* partial_args = nullptr;   ///< DOM path: `partialArgs`
+    const gemini_arg_piece* pieces = nullptr;           ///< fast path: its elements
+    std::size_t first_piece = 0;
+    std::size_t piece_count = 0;
 
     void clear() noexcept
     {
@@ -43,6 +65,8 @@ struct gemini_part_fields {
         id.clear();
         args.clear();
         partial_args = nullptr;
+        pieces = nullptr;
+        first_piece = piece_count = 0;
     }
 };
 
