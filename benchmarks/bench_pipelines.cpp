@@ -19,6 +19,7 @@
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/gemini.hpp>
+#include <toolstream/providers/mistral.hpp>
 #include <toolstream/providers/ollama.hpp>
 #include <toolstream/providers/openai_responses.hpp>
 #include <toolstream/providers/openai_chat.hpp>
@@ -180,6 +181,7 @@ const bool registered = [] {
     register_series<ts::ollama>("ollama");
     register_series<ts::gemini>("gemini");
     register_series<ts::gemini>("gemini_partial");
+    register_series<ts::mistral>("mistral");
     // Scales 4..256 grow the stream 4x per step, like the content sizes (225 KB .. 13 MB).
     for (const std::size_t scale : {4, 16, 64, 256}) {
         const std::string name = "pipeline/mixed/scale:" + std::to_string(scale) +

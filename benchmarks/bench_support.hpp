@@ -68,6 +68,7 @@ inline std::string generate(std::string_view kind, std::size_t size)
     if (kind == "openai_responses") return openai_responses_write_file_sse(size, delta_chars);
     if (kind == "ollama") return ollama_content_ndjson(size, delta_chars);
     if (kind == "gemini") return gemini_write_file_sse(size, delta_chars);
+    if (kind == "mistral") return mistral_write_file_sse(size, delta_chars);
     if (kind == "gemini_partial") return gemini_partial_args_write_file_sse(size, delta_chars);
     if (kind == "mixed") return mixed_chat_sse(size);
     if (kind == "xml") return xml_embedded_text(size);

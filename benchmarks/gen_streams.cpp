@@ -3,9 +3,9 @@
 //
 //   toolstream-gen-stream <kind> <content_bytes> <delta_chars> [out_file]
 //
-// kinds: openai_chat anthropic openai_responses ollama gemini gemini_partial mixed xml json sentinel.
+// kinds: openai_chat anthropic openai_responses ollama mistral gemini gemini_partial mixed xml json sentinel.
 // For `mixed`, <content_bytes> is the scale; the text kinds (xml, json, sentinel) and `gemini`
-// ignore <delta_chars>.
+// ignore <delta_chars>, as does `mistral` (it sends the call whole).
 #include "stream_generators.hpp"
 
 #include <charconv>
@@ -34,6 +34,7 @@ std::optional<std::string> generate(std::string_view kind, std::size_t size, std
     if (kind == "openai_responses") return b::openai_responses_write_file_sse(size, delta);
     if (kind == "ollama") return b::ollama_content_ndjson(size, delta);
     if (kind == "gemini") return b::gemini_write_file_sse(size, delta);
+    if (kind == "mistral") return b::mistral_write_file_sse(size, delta);
     if (kind == "gemini_partial") return b::gemini_partial_args_write_file_sse(size, delta);
     if (kind == "mixed") return b::mixed_chat_sse(size);
     if (kind == "xml") return b::xml_embedded_text(size);
@@ -45,7 +46,7 @@ std::optional<std::string> generate(std::string_view kind, std::size_t size, std
 int usage()
 {
     std::cerr << "usage: toolstream-gen-stream <kind> <content_bytes> <delta_chars> [out_file]\n"
-                 "kinds: openai_chat anthropic openai_responses ollama gemini gemini_partial mixed xml json sentinel\n"
+                 "kinds: openai_chat anthropic openai_responses ollama mistral gemini gemini_partial mixed xml json sentinel\n"
                  "(mixed: content_bytes is the scale)\n";
     return 2;
 }

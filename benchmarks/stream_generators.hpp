@@ -26,6 +26,9 @@ inline constexpr std::string_view anthropic_tool_use_id = "toolu_bench_0001";
 inline constexpr std::string_view openai_completion_id = "chatcmpl-bench0001";
 inline constexpr std::string_view anthropic_message_id = "msg_bench_0001";
 inline constexpr std::string_view gemini_response_id = "bench0001";
+inline constexpr std::string_view mistral_tool_call_id = "gSIMJiOkT";
+inline constexpr std::string_view mistral_completion_id = "b3999b8c93e04e11bcbff7bcab829667";
+inline constexpr std::string_view mistral_model = "mistral-small-latest";
 inline constexpr std::string_view openai_model = "gpt-4.1-2025-04-14";
 inline constexpr std::string_view anthropic_model = "claude-sonnet-4-20250514";
 inline constexpr std::string_view gemini_model = "gemini-2.5-pro";
@@ -496,6 +499,43 @@ inline std::string ollama_content_ndjson(std::size_t content_bytes, std::size_t 
     out += head + "\"\"},\"done\":true,\"done_reason\":\"stop\",\"total_duration\":1000,"
                   "\"prompt_eval_count\":" + std::to_string(prompt_tokens) + ",\"eval_count\":" +
            std::to_string(pieces.size()) + "}\n";
+    return out;
+}
+
+/// Mistral chat stream of the same call, as Mistral sends it (fixtures mistral/tool-call.sse): a
+/// role chunk with `content:""`, then the call whole in one chunk (9-character id, no `index`,
+/// `arguments` a JSON string) carrying `finish_reason:"tool_calls"` and `usage`, then `[DONE]`.
+/// `delta_chars` is accepted for a uniform signature and ignored.
+inline std::string mistral_write_file_sse(std::size_t content_bytes, std::size_t delta_chars)
+{
+    (void)delta_chars;
+    const std::string arguments = write_file_arguments_json(content_bytes);
+    const auto chunk = [](std::string_view choice, std::string_view tail) {
+        std::string out = "{\"id\":\"";
+        out += mistral_completion_id;
+        out += "\",\"object\":\"chat.completion.chunk\",\"created\":";
+        out += std::to_string(created_unix);
+        out += ",\"model\":\"";
+        out += mistral_model;
+        out += "\",\"choices\":[{\"index\":0,";
+        out += choice;
+        out += ",\"logprobs\":null}]";
+        out += tail;
+        out += '}';
+        return out;
+    };
+    std::string out;
+    out.reserve(arguments.size() * 2 + 1024);
+    detail::append_sse(out, {}, chunk("\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null", ""));
+    const std::string call = "\"delta\":{\"content\":null,\"tool_calls\":[{\"id\":\"" + std::string(mistral_tool_call_id) +
+                             "\",\"function\":{\"name\":\"" + std::string(write_file_tool_name) +
+                             "\",\"arguments\":" + detail::json_quoted(arguments) +
+                             "}}]},\"finish_reason\":\"tool_calls\"";
+    const std::uint64_t completion = arguments.size() / 4 + 1;
+    detail::append_sse(out, {}, chunk(call, ",\"usage\":{\"prompt_tokens\":" + std::to_string(prompt_tokens) +
+                                                ",\"total_tokens\":" + std::to_string(prompt_tokens + completion) +
+                                                ",\"completion_tokens\":" + std::to_string(completion) + "}"));
+    detail::append_sse(out, {}, "[DONE]");
     return out;
 }
 

@@ -5,6 +5,9 @@
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/providers/detail/chunk_builder.hpp>
+#include <toolstream/providers/detail/event_sax.hpp>
+#include <toolstream/providers/detail/gemini_event_sax.hpp>
+#include <toolstream/providers/detail/gemini_fields.hpp>
 #include <toolstream/providers/detail/gemini_partial_args.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
@@ -95,11 +98,28 @@ struct provider_converter<gemini> : converter_defaults<provider_converter<gemini
 private:
     friend struct converter_defaults<provider_converter<gemini>>;
 
+    // The usual shapes are read while they parse (gemini_event_sax, no DOM); the rest, from a DOM.
+    // Both fill the same fields, which one set of rules converts.
     template<class Emit>
     error_code convert_event(const wire_event& ev, Emit& emit)
     {
         if (detail::all_blank(ev.data))
             return {};   // keep-alive
+        auto& sax = sax_.handler();
+        sax.reset(identified_);
+        switch (sax_.parse(ev.data)) {
+        case detail::sax_outcome::done: {
+            const auto& r = sax.response();
+            return convert_fields(r.response_id, r.model, r.usage, sax.candidates_begin(), sax.candidates_end(),
+                                  sax.part_pool(), emit)
+                ? error_code{}
+                : error::invalid_payload;
+        }
+        case detail::sax_outcome::invalid:
+            return error::invalid_payload;
+        case detail::sax_outcome::fallback:
+            break;
+        }
         auto parsed = parser_.parse(ev.data);
         if (!parsed)
             return parsed.error();
@@ -126,124 +146,144 @@ private:
         detail::gemini_partial_args args;
     };
 
-    // False when a candidate was skipped for an `index` of max_candidates or more.
+    // A response from its DOM: its error here, its candidates through the fields' rules.
     template<class Emit>
     bool convert_response(const boost::json::object& response, Emit& emit)
     {
-        bool ok = true;
         std::optional<token_usage> usage = read_usage(response);
+        const std::string_view response_id = detail::string_field(response, "responseId");
+        const std::string_view model = detail::string_field(response, "modelVersion");
         if (const auto* err = response.if_contains("error"); err != nullptr && !err->is_null()) {
             set_error(builder_.begin().error, *err);
             builder_.chunk().finish = finish_kind::error;
             builder_.chunk().usage = usage;
             usage.reset();
-            add_identity(response);
+            add_identity(response_id, model);
             emit(std::size_t{0}, builder_.chunk());
         }
-        if (const auto* candidates = response.if_contains("candidates"); candidates != nullptr && candidates->is_array()) {
-            std::size_t position = 0;
-            for (const auto& c : candidates->get_array()) {
-                const std::size_t at = position++;
-                const auto* candidate = c.if_object();
-                if (candidate == nullptr)
-                    continue;
-                const std::uint64_t choice = detail::count_field(*candidate, "index").value_or(at);
-                if (choice >= max_candidates) {
-                    ok = false;
-                    continue;
-                }
-                builder_.begin();
-                convert_candidate(*candidate, state_for(choice));
-                builder_.chunk().usage = usage;   // reported once, with the first candidate
-                usage.reset();
-                add_identity(response);
-                if (!builder_.empty())
-                    emit(choice, builder_.chunk());
+        dom_.read(response);
+        return convert_fields(response_id, model, usage, dom_.candidates_begin(), dom_.candidates_end(),
+                              dom_.part_pool(), emit);
+    }
+
+    // False when a candidate was skipped for an `index` of max_candidates or more.
+    template<class Emit>
+    bool convert_fields(std::string_view response_id, std::string_view model, std::optional<token_usage> usage,
+                        const detail::gemini_candidate_fields* begin, const detail::gemini_candidate_fields* end,
+                        detail::gemini_part_fields* parts, Emit& emit)
+    {
+        bool ok = true;
+        for (const auto* c = begin; c != end; ++c) {
+            const std::uint64_t choice = c->index.value_or(c->position);
+            if (choice >= max_candidates) {
+                ok = false;
+                continue;
             }
+            builder_.begin();
+            convert_candidate(*c, parts + c->first_part, state_for(choice));
+            builder_.chunk().usage = usage;   // reported once, with the first candidate
+            usage.reset();
+            add_identity(response_id, model);
+            if (!builder_.empty())
+                emit(choice, builder_.chunk());
         }
         if (usage) {
             builder_.begin().usage = usage;
-            add_identity(response);
+            add_identity(response_id, model);
             emit(std::size_t{0}, builder_.chunk());
         }
         return ok;
     }
 
-    void convert_candidate(const boost::json::object& candidate, choice_state& st)
+    void convert_candidate(const detail::gemini_candidate_fields& candidate, detail::gemini_part_fields* parts,
+                           choice_state& st)
     {
         auto& chunk = builder_.chunk();
-        const auto* content = candidate.if_contains("content");
-        const auto* parts = content != nullptr && content->is_object() ? content->get_object().if_contains("parts") : nullptr;
-        if (parts != nullptr && parts->is_array()) {
-            for (const auto& p : parts->get_array()) {
-                if (!p.is_object())
-                    continue;
-                const auto& part = p.get_object();
-                if (const auto* text = part.if_contains("text"); text != nullptr && text->is_string())
-                    (detail::true_field(part, "thought") ? chunk.reasoning : chunk.content).append(text->get_string());
-                if (const auto* call = part.if_contains("functionCall"); call != nullptr && call->is_object())
-                    on_function_call(call->get_object(), st);
-            }
+        for (std::size_t k = 0; k < candidate.part_count; ++k) {
+            auto& part = parts[k];
+            if (part.has_text)
+                (part.thought ? chunk.reasoning : chunk.content).append(part.text);
+            if (part.has_call)
+                on_function_call(part, st);
         }
-        if (const auto* reason = candidate.if_contains("finishReason"); reason != nullptr && reason->is_string()
-            && !reason->get_string().empty()) {
+        if (!candidate.finish_reason.empty()) {
             if (st.streaming)
                 complete(st);
-            chunk.finish_reason.assign(reason->get_string());
+            chunk.finish_reason.assign(candidate.finish_reason);
             chunk.finish = normalise_finish(chunk.finish_reason);
             chunk.is_complete = true;
         }
     }
 
-    void on_function_call(const boost::json::object& call, choice_state& st)
+    void on_function_call(detail::gemini_part_fields& call, choice_state& st)
     {
-        const std::string_view call_name = detail::string_field(call, "name");
-        const std::string_view call_id = detail::string_field(call, "id");
-        const auto* args = call.if_contains("args");
-        if (args != nullptr && args->is_null())
-            args = nullptr;
-        const bool continues = detail::true_field(call, "willContinue");
-
         // A name or whole args start a call. An id alone does not: should continuation parts
         // ever repeat their call's id, they must not split it.
-        if (!call_name.empty() || args != nullptr) {
+        if (!call.name.empty() || call.has_args) {
             if (st.streaming)
                 complete(st);   // its terminator never came
             auto& d = builder_.add_call(st.next_call++);
-            d.name.assign(call_name);
-            d.call_id.assign(call_id);
-            if (args != nullptr) {
-                detail::append_compact_json(d.arguments_delta, *args);
+            d.name.assign(call.name);
+            d.call_id.assign(call.id);
+            if (call.has_args) {
+                if (d.arguments_delta.empty())
+                    d.arguments_delta.swap(call.args);   // no copy of a whole call's arguments
+                else
+                    d.arguments_delta.append(call.args);
                 d.is_complete = true;
                 return;
             }
             st.streaming = true;
             st.open_call = d.index;
-        } else if (st.streaming && !call_id.empty()) {
-            open_delta(st).call_id.assign(call_id);
+        } else if (st.streaming && !call.id.empty()) {
+            open_delta(st).call_id.assign(call.id);
         }
         if (!st.streaming)
             return;   // a terminator or stray piece with no open call
-        if (const auto* pieces = call.if_contains("partialArgs"); pieces != nullptr && pieces->is_array()) {
+        if (call.partial_args != nullptr) {
             scratch_.clear();
-            for (const auto& piece : pieces->get_array())
+            for (const auto& piece : *call.partial_args)
                 if (piece.is_object())
                     st.args.add(piece.get_object(), scratch_);
             if (!scratch_.empty())
                 open_delta(st).arguments_delta.append(scratch_);
+        } else if (call.piece_count != 0) {
+            scratch_.clear();
+            for (std::size_t k = 0; k < call.piece_count; ++k)
+                add_piece(st.args, call.pieces[k]);
+            if (!scratch_.empty())
+                open_delta(st).arguments_delta.append(scratch_);
         }
-        if (!continues)
+        if (!call.will_continue)
             complete(st);
     }
 
+    /// One `partialArgs` element read by the fast path, taken as gemini_partial_args::add takes
+    /// the DOM's (stringValue, else numberValue, else boolValue, else nullValue).
+    void add_piece(detail::gemini_partial_args& args, const detail::gemini_arg_piece& p)
+    {
+        if (!p.has_path || !(p.has_string || p.has_number || p.has_bool || p.has_null))
+            return;
+        args.add_leaf(p.path, p.string_value, p.has_string,
+                      [&p](std::string& o) {
+                          if (p.has_number)
+                              o += p.number_text;
+                          else if (p.has_bool)
+                              o += p.boolean ? "true" : "false";
+                          else
+                              o += "null";
+                      },
+                      scratch_);
+    }
+
     /// Puts the response's id and model on the current chunk, if no chunk had them yet.
-    void add_identity(const boost::json::object& response)
+    void add_identity(std::string_view response_id, std::string_view model)
     {
         if (identified_)
             return;
         auto& chunk = builder_.chunk();
-        chunk.response_id.assign(detail::string_field(response, "responseId"));
-        chunk.model.assign(detail::string_field(response, "modelVersion"));
+        chunk.response_id.assign(response_id);
+        chunk.model.assign(model);
         identified_ = !chunk.response_id.empty() || !chunk.model.empty();
     }
 
@@ -306,7 +346,9 @@ private:
         detail::append_compact_json(out, err);
     }
 
+    detail::event_sax_parser<detail::gemini_event_sax> sax_;
     detail::payload_parser parser_;
+    detail::gemini_dom_fields dom_;
     detail::chunk_builder builder_;
     std::vector<choice_state> choices_;
     std::string scratch_;   // text of one part's pieces, appended only when non-empty

@@ -184,6 +184,10 @@ public:
 protected:
     event_sax() = default;
 
+    /// Stops the parse with a fallback, for a dialect that reads some events itself (hiding the
+    /// handler functions above) and meets a shape it does not read there.
+    bool request_fallback(ec_type& ec) { return stop(ec); }
+
 private:
     struct frame {
         sax_place place = sax_skip;

@@ -54,9 +54,27 @@ public:
         }
         if (value == nullptr)
             return;
+        add_leaf(path, is_string ? std::string_view(value->get_string()) : std::string_view(), is_string,
+                 [value](std::string& o) {
+                     if (value->is_number())
+                         append_json_number(o, *value);
+                     else if (value->is_bool())
+                         o += value->get_bool() ? "true" : "false";
+                     else
+                         o += "null";
+                 },
+                 out);
+    }
 
+    /// As add(), for a piece already read: its path, and its string value (`is_string`) or a
+    /// writer of its scalar's JSON text (a number as append_json_number writes it, true, false
+    /// or null).
+    template<class WriteScalar>
+    void add_leaf(std::string_view path, std::string_view string_value, bool is_string, WriteScalar&& write_scalar,
+                  std::string& out)
+    {
         if (is_string && string_open_ && path == string_path_) {
-            append_json_escaped(out, value->get_string());
+            append_json_escaped(out, string_value);
             return;
         }
         if (!parse_path(path))
@@ -90,15 +108,11 @@ public:
 
         if (is_string) {
             out += '"';
-            append_json_escaped(out, value->get_string());
+            append_json_escaped(out, string_value);
             string_open_ = true;
             string_path_.assign(path);
-        } else if (value->is_number()) {
-            append_json_number(out, *value);
-        } else if (value->is_bool()) {
-            out += value->get_bool() ? "true" : "false";
         } else {
-            out += "null";
+            write_scalar(out);
         }
     }
 
