@@ -153,7 +153,9 @@ private:
     {
         const std::string_view end = body.find("\n\n") != std::string_view::npos ? "\n\n" : "\n";
         const std::size_t before = at == 0 ? std::string_view::npos : body.rfind(end, at - 1);
-        const std::size_t first = before == std::string_view::npos ? 0 : before + end.size();
+        // `at` may lie inside the end marker found (on the second byte of "\n\n"): the event
+        // then starts at `at`, never after it.
+        const std::size_t first = std::min(at, before == std::string_view::npos ? 0 : before + end.size());
         const std::size_t after = body.find(end, at);
         const std::size_t last = after == std::string_view::npos ? body.size() : after + end.size();
         return {first, std::max(last, first + 1)};
