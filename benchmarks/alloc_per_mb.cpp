@@ -78,10 +78,10 @@ measurement count(const std::string& bytes, std::size_t write_size, Write&& writ
 }
 
 template<class Provider>
-measurement pipeline_run(const std::string& kind, std::size_t size)
+measurement pipeline_run(const std::string& kind, std::size_t size, ts::pipeline_options options = {})
 {
     tb::tally t;
-    ts::pipeline<Provider, ts::api_tool_call, tb::counting_sink> p(tb::counting_sink{&t});
+    ts::pipeline<Provider, ts::api_tool_call, tb::counting_sink> p(tb::counting_sink{&t}, options);
     return count(
         tb::input(kind, size), tb::network_read, [&](std::string_view piece) { (void)p.write(piece); },
         [&] { (void)p.finish(); }, sse_events);
@@ -136,6 +136,12 @@ int main()
     pipeline("gemini", ts::gemini{});
     pipeline("gemini_partial", ts::gemini{});
     report("pipeline/mixed", "provider event", 256, pipeline_run<ts::openai_chat>("mixed", 256), 0);
+    // The body streamed to the application and not kept: the peak must not grow with the body.
+    ts::pipeline_options streamed;
+    streamed.keep_file_bodies = false;
+    for (const std::size_t body : {size, 4 * size})
+        report("pipeline/openai_chat/no_retention/content:" + std::to_string(body), "provider event", body,
+               pipeline_run<ts::openai_chat>("openai_chat", body, streamed), body);
 
     const auto policy = [&]<class Policy>(const char* name, const char* kind, Policy) {
         // passthrough reads no call: its text is prose, so it has no N.
