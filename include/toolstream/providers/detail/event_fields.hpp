@@ -23,12 +23,6 @@ template<class Dialect>
 struct event_fields_base : event_sax<Dialect> {
     static constexpr sax_place root_place = 1;
 
-    // Equality with a literal, compared as a few loads rather than a call to memcmp.
-    template<std::size_t N>
-    static bool is(std::string_view k, const char (&literal)[N]) noexcept
-    {
-        return k.size() == N - 1 && std::memcmp(k.data(), literal, N - 1) == 0;
-    }
     sax_place element(sax_place) const noexcept { return sax_skip; }
     bool close(sax_place) const noexcept { return true; }
     bool literal(sax_place, sax_literal) const noexcept { return false; }
@@ -67,9 +61,9 @@ struct anthropic_block_fields : event_fields_base<anthropic_block_fields> {
     sax_place key(sax_place parent, std::string_view key) const noexcept
     {
         if (parent == root_place)
-            return is(key, "type") ? type_slot : is(key, "index") ? index_slot : is(key, "delta") ? delta_slot : sax_skip;
-        return is(key, "type") ? delta_type_slot : is(key, "text") ? text_slot : is(key, "thinking") ? thinking_slot
-               : is(key, "partial_json") ? json_slot : sax_skip;
+            return key_is(key, "type") ? type_slot : key_is(key, "index") ? index_slot : key_is(key, "delta") ? delta_slot : sax_skip;
+        return key_is(key, "type") ? delta_type_slot : key_is(key, "text") ? text_slot : key_is(key, "thinking") ? thinking_slot
+               : key_is(key, "partial_json") ? json_slot : sax_skip;
     }
     bool is_object_place(sax_place p) noexcept
     {
@@ -113,8 +107,8 @@ struct responses_delta_fields : event_fields_base<responses_delta_fields> {
     }
     sax_place key(sax_place, std::string_view key) const noexcept   // only the root is entered
     {
-        return is(key, "type") ? type_slot : is(key, "output_index") ? index_slot : is(key, "item_id") ? item_slot
-               : is(key, "call_id") ? call_slot : is(key, "delta") ? delta_slot : is(key, "response") ? response_slot
+        return key_is(key, "type") ? type_slot : key_is(key, "output_index") ? index_slot : key_is(key, "item_id") ? item_slot
+               : key_is(key, "call_id") ? call_slot : key_is(key, "delta") ? delta_slot : key_is(key, "response") ? response_slot
                : sax_skip;
     }
     bool is_object_place(sax_place p) const noexcept { return p == root_place; }
@@ -159,11 +153,11 @@ struct ollama_line_fields : event_fields_base<ollama_line_fields> {
     sax_place key(sax_place parent, std::string_view key) const noexcept
     {
         if (parent == message_slot)
-            return is(key, "content") ? content_slot : is(key, "thinking") ? thinking_slot
-                   : is(key, "tool_calls") ? calls_slot : sax_skip;
-        return is(key, "model") ? model_slot : is(key, "message") ? message_slot : is(key, "done") ? done_slot
-               : is(key, "done_reason") ? reason_slot : is(key, "prompt_eval_count") ? input_slot
-               : is(key, "eval_count") ? output_slot : is(key, "error") ? error_slot : sax_skip;
+            return key_is(key, "content") ? content_slot : key_is(key, "thinking") ? thinking_slot
+                   : key_is(key, "tool_calls") ? calls_slot : sax_skip;
+        return key_is(key, "model") ? model_slot : key_is(key, "message") ? message_slot : key_is(key, "done") ? done_slot
+               : key_is(key, "done_reason") ? reason_slot : key_is(key, "prompt_eval_count") ? input_slot
+               : key_is(key, "eval_count") ? output_slot : key_is(key, "error") ? error_slot : sax_skip;
     }
     bool is_object_place(sax_place p) const noexcept { return p == root_place || p == message_slot; }
     std::string* text_at(sax_place p) noexcept

@@ -12,9 +12,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace toolstream::detail {
 
@@ -54,6 +56,25 @@ struct sax_number {
 
 /// The literals true, false and null.
 enum class sax_literal : std::uint8_t { null, false_, true_ };
+
+/// True when key `k` is `literal`: a length test and a fixed-size compare the compiler inlines.
+template<std::size_t N>
+bool key_is(std::string_view k, const char (&literal)[N]) noexcept
+{
+    return k.size() == N - 1 && std::memcmp(k.data(), literal, N - 1) == 0;
+}
+
+/// The next entry of a pool of field records reused from event to event (`used` of them are
+/// taken): cleared, keeping the capacity of its strings, so a steady stream allocates nothing.
+template<class T>
+T& next_pooled(std::vector<T>& pool, std::size_t& used)
+{
+    if (used == pool.size())
+        pool.emplace_back();
+    T& t = pool[used++];
+    t.clear();
+    return t;
+}
 
 /// The base of a boost::json::basic_parser handler that reads one dialect's fields (CRTP).
 ///

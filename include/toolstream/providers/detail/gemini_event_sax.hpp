@@ -184,7 +184,7 @@ public:
                 return sax_open::skip;
             if (pieces_used_ == max_pieces)
                 return sax_open::fallback;
-            next(pieces_, pieces_used_);
+            next_pooled(pieces_, pieces_used_);
             ++current_part().piece_count;
             return sax_open::enter;
         case piece_null:
@@ -193,7 +193,7 @@ public:
         case candidate:
             if (!is_object || candidates_used_ == max_candidates)
                 return sax_open::fallback;
-            next(candidates_, candidates_used_);
+            next_pooled(candidates_, candidates_used_);
             current_candidate().position = candidates_used_ - 1;
             current_candidate().first_part = parts_used_;
             return sax_open::enter;
@@ -202,7 +202,7 @@ public:
                 return sax_open::skip;
             if (parts_used_ == max_parts)
                 return sax_open::fallback;
-            next(parts_, parts_used_);
+            next_pooled(parts_, parts_used_);
             ++current_candidate().part_count;
             return sax_open::enter;
         case function_call:
@@ -305,15 +305,6 @@ private:
         return request_fallback(ec);
     }
 
-    template<class T>
-    static T& next(std::vector<T>& pool, std::size_t& used)
-    {
-        if (used == pool.size())
-            pool.emplace_back();
-        T& t = pool[used++];
-        t.clear();
-        return t;
-    }
 
     gemini_candidate_fields& current_candidate() noexcept { return candidates_[candidates_used_ - 1]; }
     gemini_part_fields& current_part() noexcept { return parts_[parts_used_ - 1]; }

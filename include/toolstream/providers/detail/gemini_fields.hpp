@@ -115,7 +115,7 @@ public:
             const auto* candidate = c.if_object();
             if (candidate == nullptr)
                 continue;
-            auto& f = next(candidates_, candidates_used_);
+            auto& f = next_pooled(candidates_, candidates_used_);
             f.position = at;
             f.index = count_field(*candidate, "index");
             f.first_part = parts_used_;
@@ -127,7 +127,7 @@ public:
                 continue;
             for (const auto& p : parts->get_array())
                 if (const auto* part = p.if_object()) {
-                    read_part(*part, next(parts_, parts_used_));
+                    read_part(*part, next_pooled(parts_, parts_used_));
                     ++f.part_count;
                 }
         }
@@ -161,15 +161,6 @@ private:
             f.partial_args = &pieces->get_array();
     }
 
-    template<class T>
-    static T& next(std::vector<T>& pool, std::size_t& used)
-    {
-        if (used == pool.size())
-            pool.emplace_back();
-        T& t = pool[used++];
-        t.clear();
-        return t;
-    }
 
     std::vector<gemini_candidate_fields> candidates_;
     std::vector<gemini_part_fields> parts_;

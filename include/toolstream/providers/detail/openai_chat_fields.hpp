@@ -116,41 +116,41 @@ public:
     {
         switch (parent) {
         case root:
-            if (is(k, "choices")) return choices;
-            if (is(k, "id")) return identified_ ? skip : id;
-            if (is(k, "model")) return identified_ ? skip : model;
-            if (is(k, "object")) return place::object;
-            if (is(k, "usage")) return usage;
-            if (is(k, "error")) return error;
-            if (is(k, "x_groq")) return x_groq;
+            if (key_is(k, "choices")) return choices;
+            if (key_is(k, "id")) return identified_ ? skip : id;
+            if (key_is(k, "model")) return identified_ ? skip : model;
+            if (key_is(k, "object")) return place::object;
+            if (key_is(k, "usage")) return usage;
+            if (key_is(k, "error")) return error;
+            if (key_is(k, "x_groq")) return x_groq;
             return skip;
         case choice:
-            if (is(k, "delta")) return delta;
-            if (is(k, "index")) return choice_index;
-            if (is(k, "finish_reason")) return finish_reason;
+            if (key_is(k, "delta")) return delta;
+            if (key_is(k, "index")) return choice_index;
+            if (key_is(k, "finish_reason")) return finish_reason;
             return skip;
         case delta:
-            if (is(k, "tool_calls")) return tool_calls;
-            if (is(k, "content")) return content;
-            if (is(k, "reasoning_content")) return reasoning_content;
-            if (is(k, "reasoning")) return reasoning;
-            if (is(k, "refusal")) return refusal;
+            if (key_is(k, "tool_calls")) return tool_calls;
+            if (key_is(k, "content")) return content;
+            if (key_is(k, "reasoning_content")) return reasoning_content;
+            if (key_is(k, "reasoning")) return reasoning;
+            if (key_is(k, "refusal")) return refusal;
             return skip;
         case call:
-            if (is(k, "function")) return function;
-            if (is(k, "index")) return call_index;
-            if (is(k, "id")) return call_id;
+            if (key_is(k, "function")) return function;
+            if (key_is(k, "index")) return call_index;
+            if (key_is(k, "id")) return call_id;
             return skip;
         case function:
-            if (is(k, "arguments")) return arguments;
-            if (is(k, "name")) return name;
+            if (key_is(k, "arguments")) return arguments;
+            if (key_is(k, "name")) return name;
             return skip;
         case usage:
-            return is(k, "prompt_tokens") ? prompt_tokens : is(k, "completion_tokens") ? completion_tokens : skip;
+            return key_is(k, "prompt_tokens") ? prompt_tokens : key_is(k, "completion_tokens") ? completion_tokens : skip;
         case x_groq:
-            return is(k, "usage") ? groq_usage : skip;
+            return key_is(k, "usage") ? groq_usage : skip;
         case groq_usage:
-            return is(k, "prompt_tokens") ? groq_prompt_tokens : is(k, "completion_tokens") ? groq_completion_tokens : skip;
+            return key_is(k, "prompt_tokens") ? groq_prompt_tokens : key_is(k, "completion_tokens") ? groq_completion_tokens : skip;
         default:
             return skip;
         }
@@ -174,12 +174,12 @@ public:
         case choice:
             if (!is_object || choices_used_ == max_choices)
                 return element_done(p, is_object);
-            next(choices_, choices_used_).position = choice_positions_++;
+            next_pooled(choices_, choices_used_).position = choice_positions_++;
             return sax_open::enter;
         case call:
             if (!is_object || calls_used_ == max_calls)
                 return element_done(p, is_object);
-            next(calls_, calls_used_).position = call_positions_++;
+            next_pooled(calls_, calls_used_).position = call_positions_++;
             if (current_choice().call_count++ == 0)
                 current_choice().first_call = calls_used_ - 1;
             return sax_open::enter;
@@ -278,22 +278,7 @@ public:
     }
 
 private:
-    // Equality with a literal, compared as a few loads rather than a call to memcmp.
-    template<std::size_t N>
-    static bool is(std::string_view k, const char (&literal)[N]) noexcept
-    {
-        return k.size() == N - 1 && std::memcmp(k.data(), literal, N - 1) == 0;
-    }
 
-    template<class T>
-    static T& next(std::vector<T>& pool, std::size_t& used)
-    {
-        if (used == pool.size())
-            pool.emplace_back();
-        T& t = pool[used++];
-        t.clear();
-        return t;
-    }
 
     // An element of `choices` or `tool_calls` that is no object (or one past the fast path's
     // capacity) takes a position and is otherwise skipped.
