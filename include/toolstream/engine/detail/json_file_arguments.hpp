@@ -29,7 +29,6 @@ public:
         max_depth_ = max_depth;
         decoder_ = std::make_unique<file_arguments_decoder>(syntax_->content_argument, max_depth);
         raw_.clear();
-        body_bytes_ = 0;
     }
 
     /// The next piece of the arguments JSON.
@@ -38,17 +37,15 @@ public:
     {
         if (!decoder_ || json.empty())
             return;
-        // A writer that keeps no file body (keep_file_bodies off) gets no replay: the text is not held.
+        // The raw text serves END's verdict (json_call_block) and its error message; a writer that
+        // keeps no file body (keep_file_bodies off) does without both, so that nothing grows.
         bool keep = true;
         if constexpr (requires { out.keeps_file_bodies(); })
             keep = out.keeps_file_bodies() || syntax_->type == segment_type::run_bash;
         if (keep)
             raw_.append(json);
-        sink<W> s{this, &call, &out, 0};
-        const bool failed = static_cast<bool>(decoder_->error());
-        decoder_->write(json, callbacks(s));
-        if (!failed && decoder_->error() && keep)
-            catch_up(call, out);
+        sink<W> s{this, &call, &out};
+        decoder_->write(json, callbacks(s));   // the body comes up to the byte in error, at any chunking
     }
 
     /// Reports the raw `bytes` of the arguments to `call` as call_text and reads them, in pieces
@@ -113,7 +110,6 @@ private:
         json_file_arguments* self;
         call_frame* call;
         W* out;
-        std::size_t skip;   // body bytes to skip (a replay)
     };
 
     template<class W>
@@ -122,10 +118,6 @@ private:
         return {&s,
                 [](void* p, std::string_view piece) {
                     auto& k = *static_cast<sink<W>*>(p);
-                    const std::size_t n = std::min(k.skip, piece.size());
-                    k.skip -= n;
-                    piece.remove_prefix(n);
-                    k.self->body_bytes_ += piece.size();
                     k.call->add(byte_role::decoded, piece, *k.out);
                 },
                 [](void* p, std::string_view path) {
@@ -141,30 +133,10 @@ private:
                 }};
     }
 
-    // The decoder dropped the body decoded from the write that failed, so how far the body got
-    // would depend on the chunking: a replay, one byte at a time over that last write, streams
-    // the rest of the valid body, as 1-byte chunks would have.
-    template<class W>
-    void catch_up(call_frame& call, W& out)
-    {
-        sink<W> s{this, &call, &out, body_bytes_};
-        file_arguments_decoder replay(syntax_->content_argument, max_depth_);
-        const std::string_view raw = raw_;
-        const std::size_t good = decoder_->consumed();
-        const auto cb = callbacks(s);
-        file_argument_callbacks body_only = cb;
-        body_only.on_path = [](void*, std::string_view) {};
-        body_only.on_scalar = nullptr;
-        replay.write(raw.substr(0, good), body_only);
-        for (std::size_t at = good; at < raw.size() && !replay.error(); ++at)
-            replay.write(raw.substr(at, 1), body_only);
-    }
-
     std::unique_ptr<file_arguments_decoder> decoder_;   // a pointer keeps readers movable
     const tool_syntax* syntax_ = nullptr;
     std::size_t max_depth_ = 64;
     std::string raw_;             // the arguments so far
-    std::size_t body_bytes_ = 0;  // decoded body emitted
 };
 
 } // namespace toolstream::detail
