@@ -3,6 +3,7 @@
 #pragma once
 
 #include <toolstream/error.hpp>
+#include <toolstream/detail/sliced_write.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 
 #include <boost/json/basic_parser_impl.hpp>
@@ -292,14 +293,12 @@ enum class sax_outcome : std::uint8_t {
 };
 
 /// A boost::json::basic_parser over a dialect's event_sax handler, fed as Boost 1.81 needs:
-/// the parser is never the first member of its object (#814) and takes at most `max_write`
-/// bytes per write_some (#876). It accepts exactly what payload_parser accepts (the same parse
+/// the parser is never the first member of its object (#814) and is written through
+/// write_sliced (#876). It accepts exactly what payload_parser accepts (the same parse
 /// options, trailing data rejected), so a fallback to the DOM never changes the verdict.
 template<class Handler>
 class event_sax_parser {
 public:
-    static constexpr std::size_t max_write = 2048;
-
     event_sax_parser() = default;
     event_sax_parser(const event_sax_parser&) = delete;
     event_sax_parser& operator=(const event_sax_parser&) = delete;
@@ -314,17 +313,11 @@ public:
         Handler& h = parser_.handler();
         h.begin();
         boost::system::error_code ec;
-        std::size_t at = 0;
-        do {
-            const std::size_t n = std::min(max_write, text.size() - at);
-            const bool last = at + n == text.size();
-            const std::size_t used = parser_.write_some(!last, text.data() + at, n, ec);
-            if (!ec && used != n)
-                return sax_outcome::invalid;   // data after the value
-            at += n;
-        } while (!ec && at < text.size());
+        const std::size_t used = write_sliced(parser_, text, false, ec);
         if (ec)
             return h.fell_back() ? sax_outcome::fallback : sax_outcome::invalid;
+        if (used != text.size())
+            return sax_outcome::invalid;   // data after the value
         return parser_.done() ? sax_outcome::done : sax_outcome::invalid;
     }
 
