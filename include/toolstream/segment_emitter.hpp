@@ -10,6 +10,7 @@
 #include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>
+#include <boost/json/parse_options.hpp>
 
 #include <concepts>
 #include <cstddef>
@@ -196,6 +197,8 @@ private:
         fragments writer = fragments::none;
         detail::utf8_carry carry;       // the first bytes of a character the next delta finishes
         bool late_required = false;     // generated before the required metadata was known
+        std::size_t body_begin = 0;     // the escaped body in generated arguments: [begin, end)
+        std::size_t body_end = 0;
         bool keep_content = true;       // false after drop_content()
         bool streamed = false;          // a file body that is not kept (keep_file_bodies off)
         bool open = false;
@@ -228,6 +231,8 @@ private:
     void generate_opening(open_segment& s);
     void finish_fragments(open_segment& s, segment_status status);
     segment_status parse_arguments(open_segment& s, segment_status status);
+    boost::json::value parse_generated(open_segment& s, const tool_syntax& syntax, error_code& ec,
+                                       const boost::json::parse_options& options);
 
     void flow(segment_type type, std::string_view s)
     {

@@ -10,7 +10,10 @@
 #include "support/events.hpp"
 #include "support/text_policy_checks.hpp"
 
+#include <boost/json/parse.hpp>
+
 #include <cstdio>
+#include <random>
 #include <string>
 #include <string_view>
 
@@ -72,8 +75,30 @@ TEST_CASE("append_json_escaped: every byte value at every offset of a run", "[sc
                 REQUIRE(out == "x" + naive_escape(s));
                 REQUIRE(detail::find_json_escape(s) == naive_find(s, 0));
                 REQUIRE(detail::find_json_escape(s, at) == naive_find(s, at));
+                std::string back(out.size(), '\0');
+                back.resize(detail::decode_json_escaped(std::string_view(out).substr(1), back.data()));
+                REQUIRE(back == s);
             }
         }
+    }
+}
+
+TEST_CASE("decode_json_escaped reads append_json_escaped's text as Boost.JSON does", "[scan_runs]")
+{
+    std::minstd_rand random(23);
+    for (int round = 0; round < 2000; ++round) {
+        std::string s(random() % 300, '\0');
+        for (auto& c : s)   // escapes, controls and bytes that are no UTF-8, often
+            c = static_cast<char>(random() % 3 == 0 ? "\"\\\n\t\x01\x1f\xff\xc3"[random() % 8] : random() % 256);
+        std::string escaped;
+        detail::append_json_escaped(escaped, s);
+        std::string back(escaped.size(), '\0');
+        back.resize(detail::decode_json_escaped(escaped, back.data()));
+        REQUIRE(back == s);
+        boost::json::parse_options lenient;
+        lenient.allow_invalid_utf8 = true;
+        const auto parsed = boost::json::parse("\"" + escaped + "\"", {}, lenient);
+        REQUIRE(std::string_view(parsed.as_string()) == back);
     }
 }
 

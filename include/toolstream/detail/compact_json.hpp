@@ -11,6 +11,7 @@
 
 #include <boost/json/value.hpp>
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -33,9 +34,14 @@ inline std::size_t find_json_escape(std::string_view s, std::size_t i = 0) noexc
         std::uint64_t w;
         std::memcpy(&w, s.data() + i, 8);
         // A byte below 0x20 (its high bit clear and w - 0x20 borrowing), or equal to `"` or `\`.
+        // False flags only ever lie above a true one (a borrow runs upward): the lowest is exact.
         const std::uint64_t control = (w - ones * 0x20) & ~w & highs;
-        if ((control | has_zero(w ^ (ones * '"')) | has_zero(w ^ (ones * '\\'))) != 0)
-            break;
+        const std::uint64_t hit = control | has_zero(w ^ (ones * '"')) | has_zero(w ^ (ones * '\\'));
+        if (hit == 0)
+            continue;
+        if constexpr (std::endian::native == std::endian::little)
+            return i + static_cast<std::size_t>(std::countr_zero(hit)) / 8;
+        break;
     }
     for (; i < s.size(); ++i) {
         const auto c = static_cast<unsigned char>(s[i]);
@@ -47,32 +53,80 @@ inline std::size_t find_json_escape(std::string_view s, std::size_t i = 0) noexc
 
 /// Appends the JSON escape of `s` without the surrounding quotes. Non-ASCII bytes pass through
 /// unchanged; control characters use the short escapes or `\u00xx`, as JSON.stringify does.
+/// Writes through a pointer into room made a block at a time: code escapes a byte in ten or so,
+/// and an append per escape cost more than the scan.
 inline void append_json_escaped(std::string& out, std::string_view s)
 {
     static constexpr char hex[] = "0123456789abcdef";
-    std::size_t run = 0;   // start of the pending run of bytes that need no escape
-    for (std::size_t i = find_json_escape(s); i < s.size(); i = find_json_escape(s, run)) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        out.append(s.data() + run, i - run);
-        run = i + 1;
+    if (s.size() == 1 && find_json_escape(s) == 1) {
+        out.push_back(s[0]);   // a one-byte delta (a token of one character) is common
+        return;
+    }
+    constexpr std::size_t block = 1024;   // up to 6 bytes out per byte in: `\u00xx`
+    for (std::size_t at = 0; at < s.size(); at += block) {
+        const std::string_view part = s.substr(at, block);
+        const std::size_t base = out.size();
+        out.resize(base + 6 * part.size());
+        char* o = out.data() + base;
+        for (std::size_t i = 0;;) {
+            const std::size_t e = find_json_escape(part, i);
+            std::memcpy(o, part.data() + i, e - i);
+            o += e - i;
+            if (e == part.size())
+                break;
+            i = e + 1;
+            const auto c = static_cast<unsigned char>(part[e]);
+            *o++ = '\\';
+            switch (c) {
+            case '"': *o++ = '"'; break;
+            case '\\': *o++ = '\\'; break;
+            case '\b': *o++ = 'b'; break;
+            case '\f': *o++ = 'f'; break;
+            case '\n': *o++ = 'n'; break;
+            case '\r': *o++ = 'r'; break;
+            case '\t': *o++ = 't'; break;
+            default:
+                std::memcpy(o, "u00", 3);
+                o[3] = hex[c >> 4];
+                o[4] = hex[c & 0xf];
+                o += 5;
+            }
+        }
+        out.resize(static_cast<std::size_t>(o - out.data()));
+    }
+}
+
+/// The inverse of append_json_escaped, for text it wrote (a parser reads any other): writes the
+/// decoding of `s` to `out`, which has room for s.size() bytes, and returns its length.
+inline std::size_t decode_json_escaped(std::string_view s, char* out) noexcept
+{
+    char* o = out;
+    for (std::size_t i = 0; i < s.size();) {
+        const void* slash = std::memchr(s.data() + i, '\\', s.size() - i);
+        const std::size_t run_end = slash == nullptr ? s.size() : static_cast<std::size_t>(static_cast<const char*>(slash) - s.data());
+        std::memcpy(o, s.data() + i, run_end - i);
+        o += run_end - i;
+        if (run_end + 1 >= s.size())
+            break;   // the end, or a lone backslash append_json_escaped never writes
+        const char c = s[run_end + 1];
+        i = run_end + 2;
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            out += "\\u00";
-            out += hex[c >> 4];
-            out += hex[c & 0xf];
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'n': *o++ = '\n'; break;
+        case 'r': *o++ = '\r'; break;
+        case 't': *o++ = '\t'; break;
+        case 'u':   // \u00xx: a control character
+            if (i + 4 <= s.size()) {
+                const auto hex = [](char h) { return h <= '9' ? h - '0' : h - 'a' + 10; };
+                *o++ = static_cast<char>(hex(s[i + 2]) << 4 | hex(s[i + 3]));
+                i += 4;
+            }
+            break;
+        default: *o++ = c;   // `"` or `\`
         }
     }
-    if (s.size() - run == 1)
-        out.push_back(s[run]);   // a one-byte delta (a token of one character) is common
-    else
-        out.append(s.data() + run, s.size() - run);
+    return static_cast<std::size_t>(o - out);
 }
 
 /// Appends `s` as a whole JSON string, quotes included.

@@ -116,6 +116,7 @@ void segment_emitter<Target>::generate_opening(open_segment& s)
     }
     detail::append_json_string(s.arguments, syntax.content_argument);
     s.arguments.append(":\"");
+    s.body_begin = s.arguments.size();
 }
 
 template<class Target>
@@ -142,6 +143,7 @@ void segment_emitter<Target>::finish_fragments(open_segment& s, segment_status s
                 break;
             }
     }
+    s.body_end = s.arguments.size();
     s.arguments.push_back('"');
     auto append_member = [&](std::string_view key) {
         if (auto it = s.metadata.find(key); it != s.metadata.end()) {
@@ -189,6 +191,8 @@ segment_status segment_emitter<Target>::parse_arguments(open_segment& s, segment
         v = std::move(s.parsed);
     } else if (blank) {
         v = boost::json::object();
+    } else if (syntax != nullptr && s.writer == fragments::generated) {
+        v = parse_generated(s, *syntax, ec, options);
     } else if (syntax != nullptr) {
         // The text goes to the invocation: at its size, before the parse allocates the body.
         if (s.arguments.capacity() - s.arguments.size() > s.arguments.size() / 16)
@@ -227,6 +231,27 @@ segment_status segment_emitter<Target>::parse_arguments(open_segment& s, segment
         s.end_arguments = &in_metadata.get_object();
     }
     return segment_status::complete;
+}
+
+// Arguments this emitter wrote itself: Boost.JSON parses them without the body, which is short, and
+// the body, whose escaping is this emitter's own, is decoded straight into its string at its known
+// size rather than parsed again.
+template<class Target>
+boost::json::value segment_emitter<Target>::parse_generated(open_segment& s, const tool_syntax& syntax,
+                                                            error_code& ec, const boost::json::parse_options& options)
+{
+    const std::string_view text = s.arguments;
+    std::string frame;
+    frame.reserve(text.size() - (s.body_end - s.body_begin));
+    frame.append(text.substr(0, s.body_begin)).append(text.substr(s.body_end));
+    boost::json::value v = detail::parse_json(frame, ec, options);
+    if (ec || !v.is_object())
+        return v;
+    const std::string_view escaped = text.substr(s.body_begin, s.body_end - s.body_begin);
+    boost::json::string& body = v.get_object()[syntax.content_argument].emplace_string();
+    body.resize(escaped.size());   // the decoding is never longer
+    body.resize(detail::decode_json_escaped(escaped, body.data()));
+    return v;
 }
 
 template<class Target>
