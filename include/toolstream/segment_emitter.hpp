@@ -119,6 +119,18 @@ public:
     /// Appends JSON text to a tool segment's arguments (see the class comment).
     void arguments(segment_ref r, std::string_view json);
 
+    /// Says where the inside of the body string (a file tool's `content` or `patch`) lies in the
+    /// argument text given so far, from its first byte to its closing quote, for a policy whose
+    /// decoder has read the text: END then decodes the body from there instead of parsing it with
+    /// the rest (a body is most of a file call).
+    void locate_body(segment_ref r, std::size_t begin, std::size_t end)
+    {
+        auto& s = slot(r);
+        s.body_begin = begin;
+        s.body_end = end;
+        s.body_located = true;
+    }
+
     /// The segment's metadata; changes made before end() appear in the END event.
     boost::json::object& metadata(segment_ref r) { return slot(r).metadata; }
 
@@ -197,8 +209,9 @@ private:
         fragments writer = fragments::none;
         detail::utf8_carry carry;       // the first bytes of a character the next delta finishes
         bool late_required = false;     // generated before the required metadata was known
-        std::size_t body_begin = 0;     // the escaped body in generated arguments: [begin, end)
+        std::size_t body_begin = 0;     // the body string's inside in the arguments: [begin, end)
         std::size_t body_end = 0;
+        bool body_located = false;      // by the policy (locate_body), in arguments it gave
         bool keep_content = true;       // false after drop_content()
         bool streamed = false;          // a file body that is not kept (keep_file_bodies off)
         bool open = false;
@@ -231,8 +244,8 @@ private:
     void generate_opening(open_segment& s);
     void finish_fragments(open_segment& s, segment_status status);
     segment_status parse_arguments(open_segment& s, segment_status status);
-    boost::json::value parse_generated(open_segment& s, const tool_syntax& syntax, error_code& ec,
-                                       const boost::json::parse_options& options);
+    boost::json::value parse_body_apart(open_segment& s, const tool_syntax& syntax, error_code& ec,
+                                        const boost::json::parse_options& options);
 
     void flow(segment_type type, std::string_view s)
     {

@@ -108,6 +108,28 @@ TEST_CASE("api_tool_call: every JSON escape decodes, including split surrogate p
     }
 }
 
+TEST_CASE("api_tool_call: a file call's arguments are its text parsed whole, at every split", "[api]")
+{
+    // END decodes the body apart from the rest (segment_emitter::locate_body): keys in any order,
+    // other keys before and after it, every escape, an empty body, blanks around the members.
+    const std::string cases[] = {
+        R"({"path":"e.txt","content":"q\" b\\ s\/ \b\f\n\r\t A\u00e9B \ud83d\ude00 end"})",
+        R"({"content":"body first \u0041","mode":[1,{"x":null}],"path":"late.txt"})",
+        R"( { "path" : "s.txt" , "content" : "" , "n" : -1.5e3 } )",
+        R"({"a":"\u00e9","path":"p","content":"caf\u00e9 \"x\"\n","z":true})",
+    };
+    for (const auto& args : cases) {
+        const auto whole = boost::json::parse(args).as_object();
+        for (const auto& pieces : test::chunkings(args, 4)) {
+            auto r = run_call("write_file", pieces);
+            INFO(args << " in " << pieces.size() << " pieces");
+            REQUIRE(r.invocations.size() == 1);
+            REQUIRE(r.invocations[0].status == invocation_status::complete);
+            REQUIRE(r.invocations[0].arguments == whole);
+        }
+    }
+}
+
 TEST_CASE("api_tool_call: generic tools stream raw fragments and END carries arguments", "[api]")
 {
     handler<api_tool_call> h;

@@ -11,8 +11,10 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace toolstream;
@@ -26,9 +28,11 @@ struct decoded {
     std::size_t pieces = 0;
     bool failed = false;
     bool done = false;
+    std::optional<std::pair<std::size_t, std::size_t>> body_extent;
     bool operator==(const decoded& o) const
     {
-        return body == o.body && paths == o.paths && scalars == o.scalars && failed == o.failed && done == o.done;
+        return body == o.body && paths == o.paths && scalars == o.scalars && failed == o.failed && done == o.done
+            && body_extent == o.body_extent;
     }
 };
 
@@ -52,6 +56,7 @@ decoded decode(const std::vector<std::string_view>& fragments, std::size_t max_d
         d.failed = static_cast<bool>(dec.write(f, cb)) || d.failed;
     CHECK(d.failed == static_cast<bool>(dec.error()));
     d.done = dec.done();
+    d.body_extent = dec.body_extent();
     return d;
 }
 
@@ -70,6 +75,16 @@ void require_agrees_with_boost(std::string_view args, const decoded& d)
     const auto& o = v.as_object();
     const auto* body = o.if_contains("content");
     CHECK(d.body == (body != nullptr ? std::string(body->as_string()) : std::string()));
+    // The extent is the body string's inside: what lies there parses, quoted, to the body.
+    REQUIRE(d.body_extent.has_value() == (body != nullptr));
+    if (body != nullptr) {
+        const auto [begin, end] = *d.body_extent;
+        REQUIRE(begin <= end);
+        REQUIRE(end < args.size());
+        CHECK(args[begin - 1] == '"');
+        CHECK(args[end] == '"');
+        CHECK(boost::json::parse("\"" + std::string(args.substr(begin, end - begin)) + "\"") == *body);
+    }
     const auto* path = o.if_contains("path");
     CHECK(d.paths.size() == (path != nullptr && path->is_string() ? 1u : 0u));
 }

@@ -25,13 +25,13 @@ using namespace toolstream;
 // ---- the trait sets ----
 
 // Hermes 2 Pro / Qwen2.5 / Qwen3: <tool_call>{"name": …, "arguments": {…}}</tool_call>.
-struct hermes_format : marker_format {
+struct hermes_like_format : marker_format {
     static constexpr std::string_view name = "hermes";
     static constexpr std::string_view call_open = "<tool_call>";
     static constexpr std::string_view call_close = "</tool_call>";
     static constexpr text_arguments arguments = text_arguments::json_call;
 };
-using hermes = text_format_policy<hermes_format>;
+using hermes_like = text_format_policy<hermes_like_format>;
 
 // A JSON array of call objects: <tool_calls>[{…}, {…}]</tool_calls>, also in a ```json fence, or
 // bare as the output's first non-blank byte.
@@ -109,14 +109,14 @@ struct key_value_format : marker_format {
 };
 using key_value = text_format_policy<key_value_format>;
 
-static_assert(text_format_traits<hermes_format>);
+static_assert(text_format_traits<hermes_like_format>);
 static_assert(text_format_traits<array_format> && text_format_traits<sequence_format>);
 static_assert(parser_policy<array_calls> && parser_policy<sequence_calls> && array_calls::decodes_file_bodies);
 static_assert(text_format_traits<keyed_format> && parser_policy<keyed_calls>);
 static_assert(text_format_traits<sectioned_format>);
 static_assert(text_format_traits<key_value_format>);
-static_assert(parser_policy<hermes> && parser_policy<sectioned> && parser_policy<key_value>);
-static_assert(hermes::decodes_file_bodies && !key_value::decodes_file_bodies);
+static_assert(parser_policy<hermes_like> && parser_policy<sectioned> && parser_policy<key_value>);
+static_assert(hermes_like::decodes_file_bodies && !key_value::decodes_file_bodies);
 
 namespace {
 
@@ -171,7 +171,7 @@ std::string calls(const test::policy_run& r)
 
 TEST_CASE("engine/hermes: calls between text, \"arguments\" or \"parameters\"", "[engine][hermes]")
 {
-    const auto r = run<hermes>(
+    const auto r = run<hermes_like>(
         "Let me check. <tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": 3}}\n"
         "</tool_call> and <tool_call>{\"name\":\"search\",\"parameters\":{\"q\":\"a b\"}}</tool_call> done.");
     CHECK(segments(r)
@@ -189,7 +189,7 @@ TEST_CASE("engine/hermes: a write_file call streams its decoded body as a file s
 {
     const std::string input = "Writing.\n<tool_call>\n{\"name\": \"write_file\", \"arguments\": {\"path\": \"src/a.py\", "
                               "\"content\": \"def f():\\n    return \\\"</tool_call>\\\" \\u00e9\\n\"}}\n</tool_call>\nDone.";
-    const auto r = run<hermes>(input);
+    const auto r = run<hermes_like>(input);
     CHECK(segments(r) == "text \"Writing.\\n\"\n"
                          "write_file {\"tool_name\":\"write_file\",\"path\":\"src/a.py\"} "
                          "\"def f():\\n    return \\\"</tool_call>\\\" \xc3\xa9\\n\"\n"
@@ -198,7 +198,7 @@ TEST_CASE("engine/hermes: a write_file call streams its decoded body as a file s
                       "\xc3\xa9\\n\"}\n");
 
     // The body streams: it is out before the call ends, and START waited for the path only.
-    handler<hermes> h;
+    handler<hermes_like> h;
     REQUIRE(!h.feed(R"(<tool_call>{"name": "patch_file", "arguments": {"patch": "@@ -1 +1 @@\n-a)"));
     CHECK(h.events().empty());   // START waits for the path
     REQUIRE(!h.feed(R"(\n+b\n", "path": "p.txt")"));
@@ -211,7 +211,7 @@ TEST_CASE("engine/hermes: a write_file call streams its decoded body as a file s
 
 TEST_CASE("engine/hermes: markers inside JSON strings end nothing", "[engine][hermes]")
 {
-    const auto r = run<hermes>(R"(<tool_call>{"name": "note", "arguments": {"text": "use <tool_call> and </tool_call> or </think>", "n": "}"}}</tool_call>tail)");
+    const auto r = run<hermes_like>(R"(<tool_call>{"name": "note", "arguments": {"text": "use <tool_call> and </tool_call> or </think>", "n": "}"}}</tool_call>tail)");
     CHECK(calls(r) == "seg_1 note {\"text\":\"use <tool_call> and </tool_call> or </think>\",\"n\":\"}\"}\n");
     CHECK(test::content_of_type(r.events, segment_type::text) == "tail");
 }
@@ -220,7 +220,7 @@ TEST_CASE("engine/hermes: what is not a call stays text byte for byte", "[engine
 {
     for (std::string_view input : {"<tool_call> is how I call tools", "<tool_call", "a <tool_cal b", "<tool_call>\n\n",
                                    "<tool_call>[1]</tool_call>", "<think", "{\"name\": \"x\"}"}) {
-        const auto r = run<hermes>(input);
+        const auto r = run<hermes_like>(input);
         INFO(input);
         CHECK(segments(r) == "text " + boost::json::serialize(boost::json::string(input)) + "\n");
     }
@@ -228,7 +228,7 @@ TEST_CASE("engine/hermes: what is not a call stays text byte for byte", "[engine
 
 TEST_CASE("engine/hermes: bad calls END invalid_arguments, with the reason", "[engine][hermes]")
 {
-    const auto r = run<hermes>("<tool_call>{\"arguments\": {}}</tool_call><tool_call>{\"name\": \"x\", \"arguments\": 5}</tool_call>"
+    const auto r = run<hermes_like>("<tool_call>{\"arguments\": {}}</tool_call><tool_call>{\"name\": \"x\", \"arguments\": 5}</tool_call>"
                                "<tool_call>{\"name\": \"y\", \"arguments\": {\"a\": 1,}}</tool_call>"
                                "<tool_call>{\"name\": \"z\", \"arguments\": \"{\\\"k\\\": [1]}\"}</tool_call>"
                                "<tool_call>{\"name\": \"write_file\", \"arguments\": {\"path\": \"a\", \"content\": 7}}</tool_call>");
@@ -241,14 +241,14 @@ TEST_CASE("engine/hermes §7: what a cut stream held is content or text, never l
 {
     // Complete arguments whose </tool_call> was stripped: the call is complete, the partial
     // closing marker is text.
-    CHECK(segments(run<hermes>("<tool_call>{\"name\":\"a\",\"arguments\":{}}</tool_c"))
+    CHECK(segments(run<hermes_like>("<tool_call>{\"name\":\"a\",\"arguments\":{}}</tool_c"))
           == "tool_call {\"tool_name\":\"a\"} \"{\\\"name\\\":\\\"a\\\",\\\"arguments\\\":{}}\"\ntext \"</tool_c\"\n");
     // Cut inside the arguments: incomplete, every byte in the call's content.
-    const auto cut = run<hermes>("<tool_call>{\"name\":\"a\",\"arguments\":{\"q\":\"</tool");
+    const auto cut = run<hermes_like>("<tool_call>{\"name\":\"a\",\"arguments\":{\"q\":\"</tool");
     CHECK(segments(cut) == "tool_call {\"tool_name\":\"a\"} \"{\\\"name\\\":\\\"a\\\",\\\"arguments\\\":{\\\"q\\\":\\\"</tool\" incomplete\n");
     CHECK(calls(cut) == "seg_1 a {} incomplete\n");
     // Cut before the name: the call STARTs at the end, without one.
-    CHECK(segments(run<hermes>("x <tool_call>{\"arguments\":{\"a\":1},\"na"))
+    CHECK(segments(run<hermes_like>("x <tool_call>{\"arguments\":{\"a\":1},\"na"))
           == "text \"x \"\ntool_call \"{\\\"arguments\\\":{\\\"a\\\":1},\\\"na\" incomplete\n");
 }
 
@@ -264,9 +264,9 @@ TEST_CASE("engine/hermes: generated inputs at every chunking", "[engine][hermes]
         "</think>", "<tool_call>", "</tool_call>", "{\"name\":", "plain words ", "\n",
     };
     for (const auto& input : test::mixed_inputs(pieces, 60))
-        run<hermes>(input);
+        run<hermes_like>(input);
     for (const auto& input : test::mixed_inputs(pieces, 20, 5))
-        run<hermes>(input, text_format_options{.max_held = 16, .max_held_body = 24, .schemas = {}});
+        run<hermes_like>(input, text_format_options{.max_held = 16, .max_held_body = 24, .schemas = {}});
 }
 
 TEST_CASE("engine/hermes: a 1 MiB body streams in pieces and holds nothing back", "[engine][hermes][large]")
@@ -276,7 +276,7 @@ TEST_CASE("engine/hermes: a 1 MiB body streams in pieces and holds nothing back"
         body += "line " + std::to_string(body.size()) + " \\\"quoted\\\" \\u00e9\\n";
     const std::string input = "<tool_call>{\"name\":\"write_file\",\"arguments\":{\"path\":\"big.txt\",\"content\":\"" + body
         + "\"}}</tool_call>";
-    handler<hermes, test::contract_recording_sink> h(test::quiet_sink());
+    handler<hermes_like, test::contract_recording_sink> h(test::quiet_sink());
     std::size_t most = 0;
     for (std::size_t at = 0; at < input.size(); at += 4096) {
         REQUIRE(!h.feed(std::string_view(input).substr(at, 4096)));
@@ -288,7 +288,7 @@ TEST_CASE("engine/hermes: a 1 MiB body streams in pieces and holds nothing back"
     CHECK(h.invocations()[0].is_complete());
     const auto decoded = boost::json::parse("\"" + body + "\"");
     CHECK(h.invocations()[0].arguments.at("content") == decoded);
-    test::check_byte_conservation<hermes>(input.substr(0, 70000));
+    test::check_byte_conservation<hermes_like>(input.substr(0, 70000));
 }
 
 // ---- a JSON array of call objects ----

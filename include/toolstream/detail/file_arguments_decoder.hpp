@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -68,6 +69,15 @@ public:
     /// True once the whole arguments object has been read.
     bool done() const noexcept { return state_ == state::done; }
     error_code error() const noexcept { return failed_; }
+
+    /// Once the whole object has been read without error: where the inside of the body string
+    /// lies in the text written, from its first byte to its closing quote; nullopt without a body.
+    std::optional<std::pair<std::size_t, std::size_t>> body_extent() const noexcept
+    {
+        if (!done() || failed_ || !body_key_seen_)
+            return std::nullopt;
+        return std::pair{body_begin_, body_end_};
+    }
 
 private:
     enum class state : std::uint8_t { start, first_key, next_key, key, colon, value, string, other_value, after_value, done };
@@ -152,9 +162,12 @@ private:
         std::size_t i = 0;
         while (i < s.size()) {
             if (state_ == state::string || state_ == state::key) {
+                const bool body = state_ == state::string && current_ == field::body;
                 i += read_string(s.substr(i), cb);
                 if (failed_)
                     return i;
+                if (body && state_ == state::after_value)
+                    body_end_ = consumed_ + i - 1;   // the closing quote
                 continue;
             }
             if (state_ == state::other_value) {
@@ -199,6 +212,8 @@ private:
                 if (c == '"') {
                     string_.reset_string();
                     state_ = state::string;
+                    if (current_ == field::body)
+                        body_begin_ = consumed_ + i + 1;
                     break;
                 }
                 value_.reset();
@@ -292,6 +307,8 @@ private:
     field current_ = field::other;   // what the value being read is
     bool path_key_seen_ = false;
     bool body_key_seen_ = false;
+    std::size_t body_begin_ = 0;     // the body string's inside in the text: [begin, end)
+    std::size_t body_end_ = 0;
     json_string_decoder string_;
     std::string key_;                // the last top-level key, capped
     std::string path_;

@@ -55,7 +55,8 @@ public:
     /// Decodes `raw` up to and including the string's closing quote, appending to `out`. Returns
     /// the bytes used: all of `raw` while the string is open, else up to the closing quote (then
     /// closed() is true) or to the byte in error (then `ec`).
-    std::size_t read(std::string_view raw, std::string& out, error_code& ec)
+    template<class String>   // std::string or boost::json::string
+    std::size_t read(std::string_view raw, String& out, error_code& ec)
     {
         // The decoding is never longer than `raw` plus a held character; 8 more for word stores.
         const std::size_t base = out.size();

@@ -198,6 +198,8 @@ void native_call_assembler::end_call(call& c, segment_status status, Writer& out
         } else if (!c.decoder->done()) {
             status = segment_status::invalid_arguments;
             error_text = "arguments JSON ends before its closing brace";
+        } else if (const auto body = c.decoder->body_extent()) {
+            out.locate_body(*c.segment, body->first, body->second);
         }
     }
     out.end(*c.segment, status, error_text);   // the writer parses the arguments of a complete call

@@ -3,6 +3,7 @@
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/json_string_decoder.hpp>
 #include <toolstream/detail/parse_json.hpp>
 #include <toolstream/detail/parse_object_sized.hpp>
 #include <toolstream/segment_emitter.hpp>
@@ -191,8 +192,8 @@ segment_status segment_emitter<Target>::parse_arguments(open_segment& s, segment
         v = std::move(s.parsed);
     } else if (blank) {
         v = boost::json::object();
-    } else if (syntax != nullptr && s.writer == fragments::generated) {
-        v = parse_generated(s, *syntax, ec, options);
+    } else if (syntax != nullptr && (s.writer == fragments::generated || s.body_located)) {
+        v = parse_body_apart(s, *syntax, ec, options);
     } else if (syntax != nullptr) {
         // The text goes to the invocation: at its size, before the parse allocates the body.
         if (s.arguments.capacity() - s.arguments.size() > s.arguments.size() / 16)
@@ -233,12 +234,13 @@ segment_status segment_emitter<Target>::parse_arguments(open_segment& s, segment
     return segment_status::complete;
 }
 
-// Arguments this emitter wrote itself: Boost.JSON parses them without the body, which is short, and
-// the body, whose escaping is this emitter's own, is decoded straight into its string at its known
-// size rather than parsed again.
+// Arguments whose body string is located: this emitter wrote them, or the policy's decoder read
+// them. Boost.JSON parses them without the body, which is short, and the body is decoded straight
+// into its string rather than parsed again: this emitter's own escaping by its inverse, a policy's
+// text strictly, as Boost.JSON reads a string.
 template<class Target>
-boost::json::value segment_emitter<Target>::parse_generated(open_segment& s, const tool_syntax& syntax,
-                                                            error_code& ec, const boost::json::parse_options& options)
+boost::json::value segment_emitter<Target>::parse_body_apart(open_segment& s, const tool_syntax& syntax,
+                                                             error_code& ec, const boost::json::parse_options& options)
 {
     const std::string_view text = s.arguments;
     std::string frame;
@@ -249,8 +251,13 @@ boost::json::value segment_emitter<Target>::parse_generated(open_segment& s, con
         return v;
     const std::string_view escaped = text.substr(s.body_begin, s.body_end - s.body_begin);
     boost::json::string& body = v.get_object()[syntax.content_argument].emplace_string();
-    body.resize(escaped.size());   // the decoding is never longer
-    body.resize(detail::decode_json_escaped(escaped, body.data()));
+    if (s.writer == fragments::generated) {
+        body.resize(escaped.size());   // the decoding is never longer
+        body.resize(detail::decode_json_escaped(escaped, body.data()));
+    } else {
+        detail::json_string_decoder decoder;
+        decoder.read(text.substr(s.body_begin, escaped.size() + 1), body, ec);   // to the closing quote
+    }
     return v;
 }
 
@@ -319,6 +326,7 @@ segment_ref segment_emitter<Target>::open(segment_type type, boost::json::object
     s.carry = {};
     s.writer = fragments::none;
     s.late_required = false;
+    s.body_located = false;
     s.open = true;
     auto e = event_of(segment_event_type::SEGMENT_START, s);
     e.metadata = &s.metadata;
