@@ -192,14 +192,15 @@ segment_status segment_emitter<Target>::parse_arguments(open_segment& s, segment
         v = std::move(s.parsed);
     } else if (blank) {
         v = boost::json::object();
-    } else if (syntax != nullptr && (s.writer == fragments::generated || s.body_located)) {
-        v = parse_body_apart(s, *syntax, ec, options);
     } else if (syntax != nullptr) {
-        // The text goes to the invocation: at its size, before the parse allocates the body.
+        // The text goes to the invocation: at its size, before the body is allocated.
         if (s.arguments.capacity() - s.arguments.size() > s.arguments.size() / 16)
             s.arguments.shrink_to_fit();
-        v = detail::parse_json_sized(s.arguments, ec, options, syntax->content_argument,
-                                     std::min(s.content_size, s.arguments.size()));
+        if (s.writer == fragments::generated || s.body_located)
+            v = parse_body_apart(s, *syntax, ec, options);
+        else
+            v = detail::parse_json_sized(s.arguments, ec, options, syntax->content_argument,
+                                         std::min(s.content_size, s.arguments.size()));
     } else {
         v = detail::parse_json(s.arguments, ec, options);
     }
