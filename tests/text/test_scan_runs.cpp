@@ -2,6 +2,7 @@
 // escaping (eight bytes a step) and a call object's validation when a file tool's decoder has
 // already read its arguments (a stand-in for them, or their raw text when it failed).
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/json_string_decoder.hpp>
 #include <toolstream/formats/hermes.hpp>
 #include <toolstream/formats/json_calls.hpp>
 #include <toolstream/handler.hpp>

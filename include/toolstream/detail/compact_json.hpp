@@ -96,39 +96,6 @@ inline void append_json_escaped(std::string& out, std::string_view s)
     }
 }
 
-/// The inverse of append_json_escaped, for text it wrote (a parser reads any other): writes the
-/// decoding of `s` to `out`, which has room for s.size() bytes, and returns its length.
-inline std::size_t decode_json_escaped(std::string_view s, char* out) noexcept
-{
-    char* o = out;
-    for (std::size_t i = 0; i < s.size();) {
-        const void* slash = std::memchr(s.data() + i, '\\', s.size() - i);
-        const std::size_t run_end = slash == nullptr ? s.size() : static_cast<std::size_t>(static_cast<const char*>(slash) - s.data());
-        std::memcpy(o, s.data() + i, run_end - i);
-        o += run_end - i;
-        if (run_end + 1 >= s.size())
-            break;   // the end, or a lone backslash append_json_escaped never writes
-        const char c = s[run_end + 1];
-        i = run_end + 2;
-        switch (c) {
-        case 'b': *o++ = '\b'; break;
-        case 'f': *o++ = '\f'; break;
-        case 'n': *o++ = '\n'; break;
-        case 'r': *o++ = '\r'; break;
-        case 't': *o++ = '\t'; break;
-        case 'u':   // \u00xx: a control character
-            if (i + 4 <= s.size()) {
-                const auto hex = [](char h) { return h <= '9' ? h - '0' : h - 'a' + 10; };
-                *o++ = static_cast<char>(hex(s[i + 2]) << 4 | hex(s[i + 3]));
-                i += 4;
-            }
-            break;
-        default: *o++ = c;   // `"` or `\`
-        }
-    }
-    return static_cast<std::size_t>(o - out);
-}
-
 /// Appends `s` as a whole JSON string, quotes included.
 inline void append_json_string(std::string& out, std::string_view s)
 {

@@ -80,6 +80,28 @@ public:
     /// True when the string may end here (not inside an escape) and nothing failed.
     bool complete() const noexcept { return failure_ == failure::none && phase_ == phase::plain; }
 
+    /// The character a short escape stands for (`n` for a newline...), or 0.
+    static char short_escape(char e) noexcept
+    {
+        switch (e) {
+        case '"': return '"';
+        case '\\': return '\\';
+        case '/': return '/';
+        case 'b': return '\b';
+        case 'f': return '\f';
+        case 'n': return '\n';
+        case 'r': return '\r';
+        case 't': return '\t';
+        default: return 0;
+        }
+    }
+
+    /// The value of a hex digit, or -1.
+    static int hex_value(char c) noexcept
+    {
+        return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    }
+
 private:
     std::size_t decode(const char* s, std::size_t n, char*& o, error_code& ec)
     {
@@ -222,26 +244,6 @@ private:
         return len;
     }
 
-    static char short_escape(char e) noexcept
-    {
-        switch (e) {
-        case '"': return '"';
-        case '\\': return '\\';
-        case '/': return '/';
-        case 'b': return '\b';
-        case 'f': return '\f';
-        case 'n': return '\n';
-        case 'r': return '\r';
-        case 't': return '\t';
-        default: return 0;
-        }
-    }
-
-    static int hex_value(char c) noexcept
-    {
-        return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-    }
-
     // The value of the 4 hex digits at `s`, or -1.
     static std::int32_t hex4(const char* s) noexcept
     {
@@ -365,5 +367,29 @@ private:
     std::uint32_t low_ = 0;
     char held_bytes_[4] = {};   // a cut UTF-8 character, or an escape's decoding
 };
+
+/// The inverse of append_json_escaped (compact_json.hpp), for text it wrote (any other goes
+/// through json_string_decoder): writes the decoding of `s` to `out`, which has room for s.size()
+/// bytes, and returns its length. Runs between backslashes are copied whole.
+inline std::size_t decode_json_escaped(std::string_view s, char* out) noexcept
+{
+    char* o = out;
+    for (std::size_t i = 0; i < s.size();) {
+        const auto* slash = static_cast<const char*>(std::memchr(s.data() + i, '\\', s.size() - i));
+        const std::size_t run_end = slash == nullptr ? s.size() : static_cast<std::size_t>(slash - s.data());
+        std::memcpy(o, s.data() + i, run_end - i);
+        o += run_end - i;
+        if (run_end + 1 >= s.size())
+            break;   // the end, or a lone backslash append_json_escaped never writes
+        i = run_end + 2;
+        if (s[run_end + 1] != 'u') {
+            *o++ = json_string_decoder::short_escape(s[run_end + 1]);
+        } else if (i + 4 <= s.size()) {   // \u00xx: a control character
+            *o++ = static_cast<char>(json_string_decoder::hex_value(s[i + 2]) << 4 | json_string_decoder::hex_value(s[i + 3]));
+            i += 4;
+        }
+    }
+    return static_cast<std::size_t>(o - out);
+}
 
 } // namespace toolstream::detail
