@@ -13,8 +13,11 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <iterator>
+#include <random>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -253,4 +256,42 @@ TEST_CASE("openai_chat sax: identical output at every chunking of the SSE body",
         INFO(split);
         REQUIRE(run(split, body.size()) == whole);
     }
+}
+
+TEST_CASE("openai_chat shapes: events that differ from the last in one string read as the DOM reads them",
+          "[openai_chat][mistral][sax][event_template]")
+{
+    // Runs of events with one shape (event_template) and random values, valid or not, some of
+    // which change the structure around them; the shapes of content, reasoning and arguments,
+    // spaced JSON, and a raw key that is an unread field's.
+    const std::vector<std::pair<std::string, std::string>> shapes = {
+        {R"({"id":"r","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":")",
+         R"("},"logprobs":null,"finish_reason":null}]})"},
+        {R"({"id":"r","model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":")",
+         R"("}}]},"finish_reason":null}]})"},
+        {R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"c2","function":{"name":"f","arguments":")",
+         R"("}}]}}]})"},
+        {R"({"choices":[{"index":0,"delta":{"content":null,"reasoning_content":")", R"("}}]})"},
+        {R"({"choices": [{"index": 0, "delta": {"reasoning" : ")", R"("}}], "usage": null})"},
+        {R"({"choices":[{"index":0,"delta":{"con\u0074ent":"real"}}],"x":{"content":")", R"("}})"},
+        {R"({"choices":[{"index":0,"delta":{"content":")", R"("},"finish_reason":"stop"}]})"},
+    };
+    const std::string_view pieces[] = {"a", "\xc3\xa9", R"(\")", R"(\\)", R"(\n)", R"(\u00e9)", R"(\ud83d\ude00)",
+                                       "}", ",", " ", "\"", "\\", "\x01", "\xff", R"(\u12)", R"(\ud800)",
+                                       R"(","refusal":")", R"(","content":")", "\xe2\x82"};
+    std::mt19937 rng(7);
+    std::vector<std::string> events;
+    for (int run = 0; run < 60; ++run) {
+        const auto& [head, tail] = shapes[rng() % shapes.size()];
+        for (std::size_t k = 1 + rng() % 12; k > 0; --k) {
+            std::string value;
+            for (std::size_t i = rng() % 5; i > 0; --i)
+                value += rng() % 4 == 0 ? pieces[rng() % std::size(pieces)] : pieces[rng() % 10];
+            events.push_back(head + value + tail);
+        }
+    }
+    const std::string openai = both_ways<ts::openai_chat>(events);
+    both_ways<ts::mistral>(events);
+    CHECK(openai.find(" content=real ") != std::string::npos);
+    CHECK(openai.find("refusal=a") != std::string::npos);   // a value that added a key
 }

@@ -110,6 +110,9 @@ public:
     const chat_choice_fields* choices_begin() const noexcept { return choices_.data(); }
     const chat_choice_fields* choices_end() const noexcept { return choices_.data() + choices_used_; }
     const tool_call_fields& call_at(std::size_t i) const noexcept { return calls_[i]; }
+    /// The fields read, for a caller that replaces one string of them (event_template).
+    chat_choice_fields& choice_at(std::size_t i) noexcept { return choices_[i]; }
+    tool_call_fields& call_at(std::size_t i) noexcept { return calls_[i]; }
 
     // The event_sax hooks.
     sax_place key(sax_place parent, std::string_view k) const noexcept

@@ -5,6 +5,7 @@
 #include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/providers/detail/event_sax.hpp>
+#include <toolstream/providers/detail/event_template.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/openai_chat_fields.hpp>
 #include <toolstream/providers/detail/openai_tool_calls.hpp>
@@ -116,22 +117,99 @@ private:
         if (is_chat_sentinel(data))
             return {};
         chat_event_sax& sax = sax_.handler();
+        if (shaped_fields_ && shape_.read(data, shape_field(sax, shape_slot_)))
+            return emit_sax(emit);
+        shaped_fields_ = false;
         sax.reset(identified_);
         switch (sax_.parse(data)) {
-        case sax_outcome::done:
-            return emit_event(sax.event(), emit, [&](auto&& visit) {
-                for (const chat_choice_fields* c = sax.choices_begin(); c != sax.choices_end(); ++c)
-                    visit(*c, [&](auto&& apply) {
-                        for (std::size_t k = 0; k < c->call_count; ++k)
-                            apply(sax.call_at(c->first_call + k));
-                    });
-            });
+        case sax_outcome::done: {
+            const error_code ec = emit_sax(emit);
+            learn_shape(data);
+            return ec;
+        }
         case sax_outcome::invalid:
             return error::invalid_payload;
         case sax_outcome::fallback:
             break;
         }
         return convert_dom(data, emit, read_content);
+    }
+
+    template<class Emit>
+    error_code emit_sax(Emit& emit)
+    {
+        chat_event_sax& sax = sax_.handler();
+        return emit_event(sax.event(), emit, [&](auto&& visit) {
+            for (const chat_choice_fields* c = sax.choices_begin(); c != sax.choices_end(); ++c)
+                visit(*c, [&](auto&& apply) {
+                    for (std::size_t k = 0; k < c->call_count; ++k)
+                        apply(sax.call_at(c->first_call + k));
+                });
+        });
+    }
+
+    // The string of one choice's event that a shape (event_template) replaces.
+    enum class slot { arguments, content, reasoning_content, reasoning };
+
+    // One choice, with one tool-call fragment when the slot is its arguments and none otherwise.
+    static bool has_slot(const chat_event_sax& sax, slot s) noexcept
+    {
+        return sax.choices_end() - sax.choices_begin() == 1
+            && sax.choices_begin()->call_count == (s == slot::arguments ? 1u : 0u);
+    }
+
+    static std::string& shape_field(chat_event_sax& sax, slot s) noexcept
+    {
+        chat_choice_fields& c = sax.choice_at(0);
+        switch (s) {
+        case slot::arguments: return sax.call_at(c.first_call).arguments;
+        case slot::content: return c.content;
+        case slot::reasoning_content: return c.reasoning_content;
+        case slot::reasoning: break;
+        }
+        return c.reasoning;
+    }
+
+    // After `data` parsed into the handler: keeps its fields for the events of its shape, when it
+    // has the shape learnt or teaches one. One choice with one string of text or arguments does.
+    void learn_shape(std::string_view data)
+    {
+        chat_event_sax& sax = sax_.handler();
+        if (shape_.matches(data)) {
+            shaped_fields_ = has_slot(sax, shape_slot_) && shape_.read(data, shape_field(sax, shape_slot_));
+            return;
+        }
+        if (sax.choices_end() - sax.choices_begin() != 1)
+            return;
+        const chat_choice_fields& c = *sax.choices_begin();
+        const std::size_t calls = c.call_count;
+        slot s = slot::arguments;
+        std::string_view key = "\"arguments\"";
+        if (calls == 1) {
+            if (sax.call_at(c.first_call).arguments.empty())
+                return;
+        } else if (calls != 0) {
+            return;
+        } else if (!c.content.empty()) {
+            s = slot::content;
+            key = "\"content\"";
+        } else if (!c.reasoning_content.empty()) {
+            s = slot::reasoning_content;
+            key = "\"reasoning_content\"";
+        } else if (!c.reasoning.empty()) {
+            s = slot::reasoning;
+            key = "\"reasoning\"";
+        } else {
+            return;
+        }
+        if (!shape_.lesson_due())
+            return;
+        shape_slot_ = s;
+        shaped_fields_ = shape_.learn(data, key, [&](std::string_view probe, std::string_view value) {
+            sax.reset(identified_);
+            return sax_.parse(probe) == sax_outcome::done && has_slot(sax, s)
+                && sax.choices_begin()->call_count == calls && shape_field(sax, s) == value;
+        });
     }
 
     // The shapes chat_event_sax declines, read from a DOM one choice and one fragment at a time.
@@ -294,6 +372,9 @@ private:
     std::vector<choice_state> choices_;
     std::size_t last_choice_ = 0;
     bool identified_ = false;   // the response's id and model were emitted
+    event_template shape_;
+    slot shape_slot_ = slot::content;
+    bool shaped_fields_ = false;   // the handler holds the fields of an event of shape_'s shape
 };
 
 } // namespace toolstream::detail
