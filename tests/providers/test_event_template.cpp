@@ -9,6 +9,7 @@
 #include <boost/json/value.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <iterator>
 #include <random>
@@ -38,7 +39,8 @@ std::string content_of(std::string_view data)
 /// A learner whose probe is read by Boost.JSON at choices[0].delta.content.
 bool learn(td::event_template& t, std::string_view data, std::string_view key = "\"content\"")
 {
-    return t.learn(data, key, [](std::string_view probe, std::string_view value) { return content_of(probe) == value; });
+    const std::array<std::string_view, 2> ignored = {"\"seq\"", "\"pad\""};
+    return t.learn(data, key, ignored, [](std::string_view probe, std::string_view value) { return content_of(probe) == value; });
 }
 
 } // namespace
@@ -165,4 +167,34 @@ TEST_CASE("event_template: events over max_event teach no shape", "[event_templa
     const std::string big(std::size_t{4} << 20, 'b');   // but a learnt shape reads any size
     CHECK(t.read(event(big), out));
     CHECK(out == big);
+}
+
+TEST_CASE("event_template: the values of ignored keys may change, within their kind and length", "[event_template]")
+{
+    const auto with = [](std::string_view seq, std::string_view pad, std::string_view value) {
+        return R"({"seq":)" + std::string(seq) + R"(,"choices":[{"delta":{"content":")" + std::string(value) +
+               R"("}}],"pad":")" + std::string(pad) + R"("})";
+    };
+    td::event_template t;
+    REQUIRE(learn(t, with("7", "abc", "Hi")));
+    std::string out;
+    CHECK(t.read(with("8", R"(x\\y\u00e9)", "there"), out));
+    CHECK(out == "there");
+    CHECK(t.read(with("-12345678901234567", "", "a"), out));
+    CHECK(t.read(with("0", std::string(td::event_template::max_ignored, 'p'), "b"), out));
+    CHECK(out == "b");
+    // Not an integer of JSON, no string, too long, or another structure: a parse must read it.
+    for (const std::string_view seq : {"07", "1.5", "1e3", "-", "\"7\"", "null", "12345678901234567890"}) {
+        INFO(seq);
+        CHECK_FALSE(t.read(with(seq, "abc", "c"), out));
+    }
+    CHECK_FALSE(t.read(with("9", std::string(td::event_template::max_ignored + 1, 'p'), "d"), out));
+    CHECK_FALSE(t.read(with("9", "a\"", "d"), out));
+    CHECK_FALSE(t.read(with("9", "a\x01", "d"), out));
+    CHECK_FALSE(t.read(with("9", R"(a","x":")", "d"), out));
+    // An ignored key found twice is part of the shape, byte for byte.
+    const std::string twice = R"({"seq":1,"choices":[{"delta":{"content":"a"}}],"x":{"seq":1}})";
+    REQUIRE(learn(t, twice));
+    CHECK(t.read(R"({"seq":1,"choices":[{"delta":{"content":"bb"}}],"x":{"seq":1}})", out));
+    CHECK_FALSE(t.read(R"({"seq":2,"choices":[{"delta":{"content":"bb"}}],"x":{"seq":1}})", out));
 }

@@ -5,6 +5,7 @@
 #include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/providers/detail/event_fields.hpp>
 #include <toolstream/providers/detail/event_sax.hpp>
+#include <toolstream/providers/detail/event_template.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/providers/provider.hpp>
@@ -75,7 +76,7 @@ private:
     {
         // Block deltas are nearly every event of a stream: read them while parsing, no DOM.
         if (!spliced_ && (ev.name.empty() || ev.name == "content_block_delta" || ev.name == "content_block_stop")
-            && sax_.parse(ev.data) == detail::sax_outcome::done) {
+            && sax_.parse(ev.name, ev.data, [](auto&) {}) == detail::sax_outcome::done) {
             const auto& f = sax_.handler();
             const std::string_view type = ev.name.empty() ? std::string_view(f.type) : ev.name;
             if (type == "content_block_delta" && f.has_delta)
@@ -303,7 +304,7 @@ private:
 
     detail::chunk_builder out_;
     detail::payload_parser parser_;
-    detail::event_sax_parser<detail::anthropic_block_fields> sax_;
+    detail::shaped_sax_parser<detail::anthropic_block_fields> sax_;
     std::vector<block_kind> blocks_;
     std::size_t base_index_ = 0;   // call index of block 0 of the current message
     std::string message_id_;

@@ -7,6 +7,7 @@
 #include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/providers/detail/event_fields.hpp>
 #include <toolstream/providers/detail/event_sax.hpp>
+#include <toolstream/providers/detail/event_template.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/providers/provider.hpp>
@@ -59,7 +60,7 @@ private:
         if (detail::all_blank(ev.data))
             return {};   // blank line
         // A line of text or thinking is nearly every line of a stream: read it while parsing.
-        if (sax_.parse(ev.data) == detail::sax_outcome::done) {
+        if (sax_.parse(ev.name, ev.data, [](auto&) {}) == detail::sax_outcome::done) {
             const auto& f = sax_.handler();
             builder_.begin();
             return finish_line({f.content, f.thinking, f.model, f.done_reason, f.done, f.input, f.output}, emit);
@@ -155,7 +156,7 @@ private:
     }
 
     detail::payload_parser parser_;
-    detail::event_sax_parser<detail::ollama_line_fields> sax_;
+    detail::shaped_sax_parser<detail::ollama_line_fields> sax_;
     detail::chunk_builder builder_;
     std::size_t next_call_ = 0;
     bool identified_ = false;   // the model was emitted

@@ -5,6 +5,7 @@
 #include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/providers/detail/event_fields.hpp>
 #include <toolstream/providers/detail/event_sax.hpp>
+#include <toolstream/providers/detail/event_template.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/providers/provider.hpp>
@@ -73,7 +74,7 @@ private:
     error_code convert_event(const wire_event& ev, Emit& emit)
     {
         // Text and argument deltas are nearly every event of a stream: read them while parsing.
-        if ((ev.name.empty() || delta_kind(ev.name) != delta_target::none) && sax_.parse(ev.data) == detail::sax_outcome::done) {
+        if ((ev.name.empty() || delta_kind(ev.name) != delta_target::none) && sax_.parse(ev.name, ev.data, [](auto&) {}) == detail::sax_outcome::done) {
             const auto& f = sax_.handler();
             const std::string_view type = ev.name.empty() ? std::string_view(f.type) : ev.name;
             if (const delta_target target = delta_kind(type); target != delta_target::none)
@@ -386,7 +387,7 @@ private:
 
     detail::chunk_builder out_;
     detail::payload_parser parser_;
-    detail::event_sax_parser<detail::responses_delta_fields> sax_;
+    detail::shaped_sax_parser<detail::responses_delta_fields> sax_;
     std::vector<item_state> items_;   // by output_index, for the current response
     std::size_t base_index_ = 0;      // call index of output_index 0 of the current response
     std::string response_id_;         // the last response announced

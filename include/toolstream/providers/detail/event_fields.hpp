@@ -4,6 +4,7 @@
 
 #include <toolstream/providers/detail/event_sax.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -49,6 +50,11 @@ struct anthropic_block_fields : event_fields_base<anthropic_block_fields> {
     std::string type, delta_type, text, thinking, partial_json;
     std::optional<std::uint64_t> index;
     bool has_delta = false;   // `delta` is an object
+
+    /// The strings a shape may vary (shaped_sax_parser).
+    static constexpr std::array<std::string_view, 3> shape_keys = {"\"partial_json\"", "\"text\"", "\"thinking\""};
+    static constexpr std::array<std::string_view, 0> ignored_keys = {};
+    std::string* shape_field(std::size_t slot) noexcept { return slot == 0 ? &partial_json : slot == 1 ? &text : &thinking; }
 
     void begin() noexcept
     {
@@ -98,6 +104,11 @@ struct responses_delta_fields : event_fields_base<responses_delta_fields> {
     std::string type, item_id, call_id, delta;
     std::optional<std::uint64_t> output_index;
 
+    /// The string a shape may vary (shaped_sax_parser), and the values it skips that change.
+    static constexpr std::array<std::string_view, 1> shape_keys = {"\"delta\""};
+    static constexpr std::array<std::string_view, 2> ignored_keys = {"\"sequence_number\"", "\"obfuscation\""};
+    std::string* shape_field(std::size_t) noexcept { return &delta; }
+
     void begin() noexcept
     {
         for (std::string* s : {&type, &item_id, &call_id, &delta})
@@ -140,6 +151,11 @@ struct ollama_line_fields : event_fields_base<ollama_line_fields> {
     std::string model, content, thinking, done_reason;
     std::optional<std::uint64_t> input, output;
     bool done = false;
+
+    /// The strings a shape may vary (shaped_sax_parser), and the value it skips that changes.
+    static constexpr std::array<std::string_view, 2> shape_keys = {"\"content\"", "\"thinking\""};
+    static constexpr std::array<std::string_view, 1> ignored_keys = {"\"created_at\""};
+    std::string* shape_field(std::size_t slot) noexcept { return slot == 0 ? &content : &thinking; }
 
     void begin() noexcept
     {

@@ -110,9 +110,25 @@ public:
     const chat_choice_fields* choices_begin() const noexcept { return choices_.data(); }
     const chat_choice_fields* choices_end() const noexcept { return choices_.data() + choices_used_; }
     const tool_call_fields& call_at(std::size_t i) const noexcept { return calls_[i]; }
-    /// The fields read, for a caller that replaces one string of them (event_template).
-    chat_choice_fields& choice_at(std::size_t i) noexcept { return choices_[i]; }
-    tool_call_fields& call_at(std::size_t i) noexcept { return calls_[i]; }
+
+    /// The strings a shape may vary (shaped_sax_parser): the arguments of one choice's one
+    /// tool-call fragment, or its content or reasoning when it has no fragment; and the random
+    /// padding OpenAI adds to each chunk, which no place reads.
+    static constexpr std::array<std::string_view, 4> shape_keys = {"\"arguments\"", "\"content\"",
+                                                                   "\"reasoning_content\"", "\"reasoning\""};
+    static constexpr std::array<std::string_view, 1> ignored_keys = {"\"obfuscation\""};
+    std::string* shape_field(std::size_t slot) noexcept
+    {
+        if (choices_used_ != 1 || choices_[0].call_count != (slot == 0 ? 1u : 0u))
+            return nullptr;
+        chat_choice_fields& c = choices_[0];
+        switch (slot) {
+        case 0: return &calls_[c.first_call].arguments;
+        case 1: return &c.content;
+        case 2: return &c.reasoning_content;
+        default: return &c.reasoning;
+        }
+    }
 
     // The event_sax hooks.
     sax_place key(sax_place parent, std::string_view k) const noexcept

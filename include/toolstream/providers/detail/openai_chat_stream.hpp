@@ -85,8 +85,9 @@ inline void read_chat_error(const boost::json::value& payload, std::string& out)
 ///
 /// Each event is read into plain fields (chat_event_fields, chat_choice_fields,
 /// tool_call_fields) and converted from them by the one set of rules below. The usual shapes
-/// are read while they parse (chat_event_sax, no DOM); the rare ones it declines are parsed
-/// into a DOM and read from it.
+/// are read while they parse (chat_event_sax, no DOM), and an event that repeats the last one
+/// but for its text or arguments is not parsed at all (shaped_sax_parser); the rare shapes
+/// chat_event_sax declines are parsed into a DOM and read from it.
 ///
 /// The `delta.content` shape is the dialect's: `read_content(const boost::json::value&,
 /// std::string& content, std::string& reasoning)` appends what a DOM content value holds
@@ -116,16 +117,16 @@ private:
     {
         if (is_chat_sentinel(data))
             return {};
-        chat_event_sax& sax = sax_.handler();
-        if (shaped_fields_ && shape_.read(data, shape_field(sax, shape_slot_)))
-            return emit_sax(emit);
-        shaped_fields_ = false;
-        sax.reset(identified_);
-        switch (sax_.parse(data)) {
+        switch (sax_.parse({}, data, [this](chat_event_sax& f) { f.reset(identified_); })) {
         case sax_outcome::done: {
-            const error_code ec = emit_sax(emit);
-            learn_shape(data);
-            return ec;
+            chat_event_sax& sax = sax_.handler();
+            return emit_event(sax.event(), emit, [&](auto&& visit) {
+                for (const chat_choice_fields* c = sax.choices_begin(); c != sax.choices_end(); ++c)
+                    visit(*c, [&](auto&& apply) {
+                        for (std::size_t k = 0; k < c->call_count; ++k)
+                            apply(sax.call_at(c->first_call + k));
+                    });
+            });
         }
         case sax_outcome::invalid:
             return error::invalid_payload;
@@ -133,83 +134,6 @@ private:
             break;
         }
         return convert_dom(data, emit, read_content);
-    }
-
-    template<class Emit>
-    error_code emit_sax(Emit& emit)
-    {
-        chat_event_sax& sax = sax_.handler();
-        return emit_event(sax.event(), emit, [&](auto&& visit) {
-            for (const chat_choice_fields* c = sax.choices_begin(); c != sax.choices_end(); ++c)
-                visit(*c, [&](auto&& apply) {
-                    for (std::size_t k = 0; k < c->call_count; ++k)
-                        apply(sax.call_at(c->first_call + k));
-                });
-        });
-    }
-
-    // The string of one choice's event that a shape (event_template) replaces.
-    enum class slot { arguments, content, reasoning_content, reasoning };
-
-    // One choice, with one tool-call fragment when the slot is its arguments and none otherwise.
-    static bool has_slot(const chat_event_sax& sax, slot s) noexcept
-    {
-        return sax.choices_end() - sax.choices_begin() == 1
-            && sax.choices_begin()->call_count == (s == slot::arguments ? 1u : 0u);
-    }
-
-    static std::string& shape_field(chat_event_sax& sax, slot s) noexcept
-    {
-        chat_choice_fields& c = sax.choice_at(0);
-        switch (s) {
-        case slot::arguments: return sax.call_at(c.first_call).arguments;
-        case slot::content: return c.content;
-        case slot::reasoning_content: return c.reasoning_content;
-        case slot::reasoning: break;
-        }
-        return c.reasoning;
-    }
-
-    // After `data` parsed into the handler: keeps its fields for the events of its shape, when it
-    // has the shape learnt or teaches one. One choice with one string of text or arguments does.
-    void learn_shape(std::string_view data)
-    {
-        chat_event_sax& sax = sax_.handler();
-        if (shape_.matches(data)) {
-            shaped_fields_ = has_slot(sax, shape_slot_) && shape_.read(data, shape_field(sax, shape_slot_));
-            return;
-        }
-        if (sax.choices_end() - sax.choices_begin() != 1)
-            return;
-        const chat_choice_fields& c = *sax.choices_begin();
-        const std::size_t calls = c.call_count;
-        slot s = slot::arguments;
-        std::string_view key = "\"arguments\"";
-        if (calls == 1) {
-            if (sax.call_at(c.first_call).arguments.empty())
-                return;
-        } else if (calls != 0) {
-            return;
-        } else if (!c.content.empty()) {
-            s = slot::content;
-            key = "\"content\"";
-        } else if (!c.reasoning_content.empty()) {
-            s = slot::reasoning_content;
-            key = "\"reasoning_content\"";
-        } else if (!c.reasoning.empty()) {
-            s = slot::reasoning;
-            key = "\"reasoning\"";
-        } else {
-            return;
-        }
-        if (!shape_.lesson_due())
-            return;
-        shape_slot_ = s;
-        shaped_fields_ = shape_.learn(data, key, [&](std::string_view probe, std::string_view value) {
-            sax.reset(identified_);
-            return sax_.parse(probe) == sax_outcome::done && has_slot(sax, s)
-                && sax.choices_begin()->call_count == calls && shape_field(sax, s) == value;
-        });
     }
 
     // The shapes chat_event_sax declines, read from a DOM one choice and one fragment at a time.
@@ -363,7 +287,7 @@ private:
     }
 
     finish_kind (*normalise_)(std::string_view) noexcept;
-    event_sax_parser<chat_event_sax> sax_;
+    shaped_sax_parser<chat_event_sax> sax_;
     payload_parser parser_;
     chat_event_fields dom_event_;
     chat_choice_fields dom_choice_;
@@ -372,9 +296,6 @@ private:
     std::vector<choice_state> choices_;
     std::size_t last_choice_ = 0;
     bool identified_ = false;   // the response's id and model were emitted
-    event_template shape_;
-    slot shape_slot_ = slot::content;
-    bool shaped_fields_ = false;   // the handler holds the fields of an event of shape_'s shape
 };
 
 } // namespace toolstream::detail
