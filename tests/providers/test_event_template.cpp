@@ -192,7 +192,21 @@ TEST_CASE("event_template: the values of ignored keys may change, within their k
     CHECK_FALSE(t.read(with("9", "a\"", "d"), out));
     CHECK_FALSE(t.read(with("9", "a\x01", "d"), out));
     CHECK_FALSE(t.read(with("9", R"(a","x":")", "d"), out));
-    // An ignored key found twice is part of the shape, byte for byte.
+    // An ignored key whose value is neither, or that is found twice, is part of the shape, byte
+    // for byte.
+    REQUIRE(learn(t, with("null", "abc", "a")));
+    CHECK(t.read(with("null", "abc", "e"), out));
+    CHECK(out == "e");
+    CHECK(t.read(with("null", "xyz", "e"), out));
+    CHECK_FALSE(t.read(with("1", "abc", "e"), out));
+    const std::string long_pad(td::event_template::max_ignored + 1, 'p');
+    const auto padded_first = [&](std::string_view seq, std::string_view value) {
+        return R"({"pad":")" + long_pad + R"(","seq":)" + std::string(seq) + R"(,"choices":[{"delta":{"content":")" +
+               std::string(value) + R"("}}]})";
+    };
+    REQUIRE(learn(t, padded_first("5", "a")));
+    CHECK(t.read(padded_first("6", "b"), out));
+    CHECK(out == "b");
     const std::string twice = R"({"seq":1,"choices":[{"delta":{"content":"a"}}],"x":{"seq":1}})";
     REQUIRE(learn(t, twice));
     CHECK(t.read(R"({"seq":1,"choices":[{"delta":{"content":"bb"}}],"x":{"seq":1}})", out));

@@ -107,8 +107,8 @@ public:
             return false;
         ++count;
         for (const std::string_view k : ignored)
-            if (count < max_holes && find_value(data, k, false, holes[count]))
-                ++count;
+            if (span found; count < max_holes && find_value(data, k, false, found))
+                holes[count++] = found;
         std::sort(holes.begin(), holes.end(), [](const span& x, const span& y) { return x.begin < y.begin; });
         const span value = *std::find_if(holes.begin(), holes.end(), [](const span& h) { return h.kind == hole::value; });
         // The probe: the value with one more character, which a field read from elsewhere lacks.
