@@ -6,8 +6,10 @@
 # overrides the build directory (default build/test-clang16), CXX the compiler.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/install-deps.sh" cmake make clang-16 libclang-rt-16-dev libboost-json1.81-dev catch2
+"$root/scripts/install-deps.sh" cmake make clang-16 libclang-rt-16-dev llvm-16 libboost-json1.81-dev catch2
 cxx=${CXX:-clang++-16}
+# A sanitizer's report names functions and lines only through llvm-symbolizer (llvm-16).
+export ASAN_SYMBOLIZER_PATH=${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-16/bin/llvm-symbolizer}
 build="${TOOLSTREAM_BUILD_DIR:-$root/build/test-clang16}"
 fixtures="${TOOLSTREAM_FIXTURES_DIR:-}"
 if [ -z "$fixtures" ] && [ -d "$root/../shared/fixtures" ]; then
