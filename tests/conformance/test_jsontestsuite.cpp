@@ -11,6 +11,7 @@
 #include "catch_compat.hpp"
 #include "support/events.hpp"
 #include "support/fixtures.hpp"
+#include "support/valid_output.hpp"
 
 #include <boost/json.hpp>
 
@@ -118,4 +119,28 @@ TEST_CASE("JSONTestSuite: every case as generic and write_file arguments at two 
     CHECK(cases >= 300);
     CHECK(as_object > 0);
     CHECK(as_file_body > 0);
+}
+
+TEST_CASE("JSONTestSuite: test::json_problem, which checks every writer's output, agrees with boost::json::parse",
+          "[conformance][json]")
+{
+    const auto root = test::fixtures_dir();
+    if (!root || !std::filesystem::is_directory(*root / "jsontestsuite")) {
+        WARN("TOOLSTREAM_FIXTURES_DIR has no jsontestsuite/: skipped");
+        return;
+    }
+    std::size_t valid = 0, invalid = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(*root / "jsontestsuite")) {
+        if (entry.path().extension() != ".json")
+            continue;
+        const std::string text = test::read_file(entry.path());
+        INFO(entry.path().filename().string());
+        boost::system::error_code ec;
+        (void)boost::json::parse(text, ec);   // the default options, as the checker's
+        const bool ok = test::json_problem(text).empty();
+        CHECK(ok == !ec);
+        ++(ok ? valid : invalid);
+    }
+    CHECK(valid >= 95);
+    CHECK(invalid >= 185);
 }
