@@ -13,6 +13,8 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <iterator>
+#include <random>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -265,4 +267,45 @@ TEST_CASE("event paths: ollama lines agree, usual and odd", "[event_paths]")
         {"", R"({"model":"q","done":true,"eval_count":7.0})"},
     };
     same_on_both_paths<ts::ollama>(events);
+}
+
+TEST_CASE("event paths: repeated events read as the DOM reads them, whatever the values nobody reads become",
+          "[event_paths][event_template]")
+{
+    // Runs of events of one shape (event_template) in which the varying string, the values the
+    // converter never reads (sequence_number, obfuscation, created_at) and, now and then, a field
+    // it does read change; valid or not, some adding keys.
+    std::mt19937 rng(11);
+    const std::string_view pieces[] = {"a", "\xc3\xa9", R"(\")", R"(\\)", R"(\n)", R"(\u00e9)",
+                                       "\"", "\\", R"(","x":")", "\x01"};
+    const auto value = [&] {
+        std::string v;
+        for (std::size_t i = rng() % 5; i > 0; --i)
+            v += rng() % 5 == 0 ? pieces[rng() % std::size(pieces)] : pieces[rng() % 6];
+        return v;
+    };
+    const std::string_view counters[] = {"7", "8", "123456", "-1", "0", "07", "1.5", "\"9\"", "null"};
+    std::vector<recorded_event> responses = {
+        {"response.output_item.added",
+         R"({"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"c1","name":"f"}})"}};
+    std::vector<recorded_event> anthropic = {
+        {"content_block_start",
+         R"({"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"f","input":{}}})"}};
+    std::vector<recorded_event> ollama;
+    for (int i = 0; i < 400; ++i) {
+        const std::string index = rng() % 8 == 0 ? "1" : "0";
+        const std::string counter(counters[rng() % std::size(counters)]);
+        responses.push_back({"response.function_call_arguments.delta",
+                             R"({"type":"response.function_call_arguments.delta","sequence_number":)" + counter +
+                                 R"(,"item_id":"fc_1","output_index":)" + index + R"(,"delta":")" + value() +
+                                 R"(","obfuscation":")" + value() + R"("})"});
+        anthropic.push_back({"content_block_delta", R"({"type":"content_block_delta","index":)" + index +
+                                                        R"(,"delta":{"type":"input_json_delta","partial_json":")" +
+                                                        value() + R"("}})"});
+        ollama.push_back({"", R"({"model":")" + std::string(rng() % 8 == 0 ? "r" : "q") + R"(","created_at":")" + value() +
+                                  R"(","message":{"role":"assistant","content":")" + value() + R"("},"done":false})"});
+    }
+    same_on_both_paths<ts::openai_responses>(responses);
+    same_on_both_paths<ts::anthropic>(anthropic);
+    same_on_both_paths<ts::ollama>(ollama);
 }
