@@ -13,6 +13,7 @@
 // baseline/<bound>/openai_chat/content:262144.
 #include "bench_support.hpp"
 
+#include <toolstream/detail/json_null_handler.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/handler.hpp>
 #include <toolstream/pipeline.hpp>
@@ -32,7 +33,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdint>
 #include <concepts>
 #include <string>
 #include <vector>
@@ -103,37 +103,6 @@ void register_series(const std::string& kind)
 
 constexpr std::size_t bound_content_size = 256 * 1024;
 
-// What every basic_parser handler here declares: no size limits.
-struct unlimited_handler {
-    static constexpr std::size_t max_array_size = static_cast<std::size_t>(-1);
-    static constexpr std::size_t max_object_size = static_cast<std::size_t>(-1);
-    static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);
-    static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);
-    using ec = boost::system::error_code;
-};
-
-// A basic_parser handler that accepts everything and keeps nothing.
-struct null_handler : unlimited_handler {
-    bool on_document_begin(ec&) { return true; }
-    bool on_document_end(ec&) { return true; }
-    bool on_object_begin(ec&) { return true; }
-    bool on_object_end(std::size_t, ec&) { return true; }
-    bool on_array_begin(ec&) { return true; }
-    bool on_array_end(std::size_t, ec&) { return true; }
-    bool on_key_part(std::string_view, std::size_t, ec&) { return true; }
-    bool on_key(std::string_view, std::size_t, ec&) { return true; }
-    bool on_string_part(std::string_view, std::size_t, ec&) { return true; }
-    bool on_string(std::string_view, std::size_t, ec&) { return true; }
-    bool on_number_part(std::string_view, ec&) { return true; }
-    bool on_int64(std::int64_t, std::string_view, ec&) { return true; }
-    bool on_uint64(std::uint64_t, std::string_view, ec&) { return true; }
-    bool on_double(double, std::string_view, ec&) { return true; }
-    bool on_bool(bool, ec&) { return true; }
-    bool on_null(ec&) { return true; }
-    bool on_comment_part(std::string_view, ec&) { return true; }
-    bool on_comment(std::string_view, ec&) { return true; }
-};
-
 // The transport, then `parse(data)` on every event; counts the events parsed.
 template<class Parse>
 void run_sse_json(benchmark::State& state, Parse&& parse)
@@ -165,7 +134,7 @@ void run_sse_dom(benchmark::State& state)
 
 void run_sse_sax(benchmark::State& state)
 {
-    boost::json::basic_parser<null_handler> parser{boost::json::parse_options{}};
+    boost::json::basic_parser<toolstream::detail::json_null_handler> parser{boost::json::parse_options{}};
     run_sse_json(state, [&](std::string_view data) -> std::size_t {
         boost::system::error_code ec;
         parser.reset();

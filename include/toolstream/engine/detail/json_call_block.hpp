@@ -4,6 +4,7 @@
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/json_call_tracker.hpp>
+#include <toolstream/detail/json_null_handler.hpp>
 #include <toolstream/detail/json_string_decoder.hpp>
 #include <toolstream/engine/detail/json_file_arguments.hpp>
 #include <toolstream/engine/format_reader.hpp>
@@ -13,39 +14,12 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 
 namespace toolstream::detail {
-
-/// A basic_parser handler that builds nothing: validation only.
-struct json_null_handler {
-    static constexpr std::size_t max_array_size = static_cast<std::size_t>(-1);
-    static constexpr std::size_t max_object_size = static_cast<std::size_t>(-1);
-    static constexpr std::size_t max_string_size = static_cast<std::size_t>(-1);
-    static constexpr std::size_t max_key_size = static_cast<std::size_t>(-1);
-    bool on_document_begin(error_code&) { return true; }
-    bool on_document_end(error_code&) { return true; }
-    bool on_object_begin(error_code&) { return true; }
-    bool on_object_end(std::size_t, error_code&) { return true; }
-    bool on_array_begin(error_code&) { return true; }
-    bool on_array_end(std::size_t, error_code&) { return true; }
-    bool on_key_part(std::string_view, std::size_t, error_code&) { return true; }
-    bool on_key(std::string_view, std::size_t, error_code&) { return true; }
-    bool on_string_part(std::string_view, std::size_t, error_code&) { return true; }
-    bool on_string(std::string_view, std::size_t, error_code&) { return true; }
-    bool on_number_part(std::string_view, error_code&) { return true; }
-    bool on_int64(std::int64_t, std::string_view, error_code&) { return true; }
-    bool on_uint64(std::uint64_t, std::string_view, error_code&) { return true; }
-    bool on_double(double, std::string_view, error_code&) { return true; }
-    bool on_bool(bool, error_code&) { return true; }
-    bool on_null(error_code&) { return true; }
-    bool on_comment_part(std::string_view, error_code&) { return true; }
-    bool on_comment(std::string_view, error_code&) { return true; }
-};
 
 /// Checks that a text streamed to it (after reset()) is one JSON value; nothing is built or kept.
 /// Only finish() tells the verdict, so small writes (a token each) are gathered into a bounded
