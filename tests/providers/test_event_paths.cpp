@@ -30,7 +30,7 @@ struct event_paths_access {
     template<class C>
     static bool fast_parse(C& c, std::string_view data)
     {
-        return c.sax_.parse({}, data, [](auto&) {}) == sax_outcome::done;
+        return c.sax_.parse({}, data) == sax_outcome::done;
     }
 };
 } // namespace toolstream::detail

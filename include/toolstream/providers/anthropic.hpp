@@ -76,7 +76,7 @@ private:
     {
         // Block deltas are nearly every event of a stream: read them while parsing, no DOM.
         if (!spliced_ && (ev.name.empty() || ev.name == "content_block_delta" || ev.name == "content_block_stop")
-            && sax_.parse(ev.name, ev.data, [](auto&) {}) == detail::sax_outcome::done) {
+            && sax_.parse(ev.name, ev.data) == detail::sax_outcome::done) {
             const auto& f = sax_.handler();
             const std::string_view type = ev.name.empty() ? std::string_view(f.type) : ev.name;
             if (type == "content_block_delta" && f.has_delta)

@@ -60,7 +60,7 @@ private:
         if (detail::all_blank(ev.data))
             return {};   // blank line
         // A line of text or thinking is nearly every line of a stream: read it while parsing.
-        if (sax_.parse(ev.name, ev.data, [](auto&) {}) == detail::sax_outcome::done) {
+        if (sax_.parse(ev.name, ev.data) == detail::sax_outcome::done) {
             const auto& f = sax_.handler();
             builder_.begin();
             return finish_line({f.content, f.thinking, f.model, f.done_reason, f.done, f.input, f.output}, emit);

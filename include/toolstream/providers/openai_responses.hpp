@@ -74,7 +74,7 @@ private:
     error_code convert_event(const wire_event& ev, Emit& emit)
     {
         // Text and argument deltas are nearly every event of a stream: read them while parsing.
-        if ((ev.name.empty() || delta_kind(ev.name) != delta_target::none) && sax_.parse(ev.name, ev.data, [](auto&) {}) == detail::sax_outcome::done) {
+        if ((ev.name.empty() || delta_kind(ev.name) != delta_target::none) && sax_.parse(ev.name, ev.data) == detail::sax_outcome::done) {
             const auto& f = sax_.handler();
             const std::string_view type = ev.name.empty() ? std::string_view(f.type) : ev.name;
             if (const delta_target target = delta_kind(type); target != delta_target::none)

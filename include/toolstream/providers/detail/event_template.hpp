@@ -2,7 +2,9 @@
 // event_template, and the event_sax_parser that uses it (shaped_sax_parser).
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/json_string_decoder.hpp>
+#include <toolstream/detail/json_string_skip.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/providers/detail/event_sax.hpp>
 
@@ -47,36 +49,11 @@ public:
 
     /// True when `data` has the shape learnt (none yet: false). Then its string is decoded into
     /// `out`, replacing what it held; on false `out` may hold anything.
-    bool read(std::string_view data, std::string& out)
-    {
-        std::size_t at = 0;        // in data
-        std::size_t literal = 0;   // in shape_
-        for (std::size_t h = 0; h < holes_; ++h) {
-            if (!literal_at(data, at, literal, cuts_[h]))
-                return false;
-            const std::string_view rest = data.substr(at);
-            const std::size_t used = kinds_[h] == hole::value  ? read_string(rest, out)
-                                   : kinds_[h] == hole::string ? read_string(rest.substr(0, max_ignored + 1), ignored_)
-                                                               : integer_length(rest);
-            if (used == 0)
-                return false;
-            at += used;
-        }
-        if (holes_ == 0 || data.size() - at != shape_.size() - literal || !literal_at(data, at, literal, shape_.size()))
-            return false;
-        wait_ = 0;
-        next_wait_ = 1;
-        return true;
-    }
+    bool read(std::string_view data, std::string& out) { return walk(data, &out); }
 
-    /// read() without keeping the string: true when `data` has the shape.
-    bool matches(std::string_view data)
-    {
-        const bool match = read(data, checked_);
-        if (checked_.capacity() > max_event)
-            std::string().swap(checked_);   // keeps no large event's copy
-        return match;
-    }
+    /// True when `data`, which parsed as JSON, has the shape: its holes are only found, not
+    /// decoded or checked again.
+    bool matches(std::string_view data) { return walk(data, nullptr); }
 
     /// True when a lesson is due: counts down the wait after the last one.
     bool lesson_due() noexcept
@@ -87,10 +64,10 @@ public:
         return false;
     }
 
-    /// Learns the shape of `data` around the string value of its one occurrence of `key` (with
-    /// its quotes: `"content"`) and the values of the `ignored` keys it has once, or forgets the
-    /// shape when it cannot. `changes(probe, value)` parses `probe` and says whether the
-    /// caller's field then holds `value`.
+    /// Learns the shape of `data`, which parsed as JSON, around the string value of its one
+    /// occurrence of `key` (with its quotes: `"content"`) and the values of the `ignored` keys it
+    /// has once, or forgets the shape when it cannot. `changes(probe, value)` parses `probe` and
+    /// says whether the caller's field then holds `value`.
     template<class Keys, class Changes>
     bool learn(std::string_view data, std::string_view key, const Keys& ignored, Changes&& changes)
     {
@@ -115,10 +92,12 @@ public:
         probe_.assign(data.substr(0, value.end - 1));
         probe_ += 'x';
         probe_.append(data.substr(value.end - 1));
-        if (read_string(data.substr(value.begin), ignored_) == 0)
-            return false;
-        ignored_ += 'x';
-        if (!changes(std::string_view(probe_), std::string_view(ignored_)))
+        decoded_.clear();
+        decoder_.reset_string();
+        error_code ec;
+        decoder_.read(data.substr(value.begin, value.end - value.begin), decoded_, ec);
+        decoded_ += 'x';
+        if (ec || !changes(std::string_view(probe_), std::string_view(decoded_)))
             return false;
         std::size_t from = 0;
         for (std::size_t h = 0; h < count; ++h) {
@@ -140,6 +119,26 @@ private:
         hole kind = hole::value;
     };
 
+    // read() when `out` is given, else matches().
+    bool walk(std::string_view data, std::string* out)
+    {
+        std::size_t at = 0;        // in data
+        std::size_t literal = 0;   // in shape_
+        for (std::size_t h = 0; h < holes_; ++h) {
+            if (!literal_at(data, at, literal, cuts_[h]))
+                return false;
+            const std::size_t used = hole_length(data.substr(at), kinds_[h], out);
+            if (used == 0)
+                return false;
+            at += used;
+        }
+        if (holes_ == 0 || data.size() - at != shape_.size() - literal || !literal_at(data, at, literal, shape_.size()))
+            return false;
+        wait_ = 0;
+        next_wait_ = 1;
+        return true;
+    }
+
     // Compares data from `at` with shape_[literal, end), and moves both past it.
     bool literal_at(std::string_view data, std::size_t& at, std::size_t& literal, std::size_t end) const noexcept
     {
@@ -151,15 +150,32 @@ private:
         return true;
     }
 
-    // The bytes of a whole string from after its opening quote to after its closing one, decoded
-    // into `out`; 0 when `raw` holds no such string.
-    std::size_t read_string(std::string_view raw, std::string& out)
+    // The bytes of the hole `rest` starts with; 0 when it is none of its kind. With `out`, a string
+    // is checked strictly (the value decoded into `out`); without, the text is known to be JSON.
+    std::size_t hole_length(std::string_view rest, hole kind, std::string* out)
     {
-        out.clear();
+        if (kind == hole::integer)
+            return integer_length(rest);
+        const std::size_t limit = kind == hole::value ? rest.size() : std::min(rest.size(), max_ignored + 1);
+        if (out == nullptr)
+            return string_end(rest, 0, limit);
+        std::string& decoded = kind == hole::value ? *out : decoded_;
+        decoded.clear();
         decoder_.reset_string();
         error_code ec;
-        const std::size_t used = decoder_.read(raw, out, ec);
+        const std::size_t used = decoder_.read(rest.substr(0, limit), decoded, ec);
         return ec || !decoder_.closed() ? 0 : used;
+    }
+
+    // In JSON text, the end (after the closing quote) of the string whose inside starts at
+    // `from`, when that quote lies before `limit`; else 0.
+    static std::size_t string_end(std::string_view s, std::size_t from, std::size_t limit) noexcept
+    {
+        string_skip skip(s, limit);
+        for (std::size_t i = skip.next(from); i < limit; i = skip.next(i + 2))
+            if (s[i] == '"')
+                return i + 1;
+        return 0;
     }
 
     // The length of the JSON integer `s` starts with (-?(0|[1-9][0-9]*), at most 19 digits), or 0.
@@ -174,33 +190,25 @@ private:
         return i;
     }
 
-    // The value after the one occurrence of `key` in `data`: a string (any length for the value,
-    // else at most max_ignored bytes) or, unless it is the value, an integer.
-    bool find_value(std::string_view data, std::string_view key, bool is_value, span& out)
+    // The value after the one occurrence of `key` in `data` (JSON text): a string (any length for
+    // the value, else at most max_ignored bytes) or, unless it is the value, an integer.
+    static bool find_value(std::string_view data, std::string_view key, bool is_value, span& out) noexcept
     {
         const std::size_t at = data.find(key);
         if (at == std::string_view::npos || data.find(key, at + 1) != std::string_view::npos)
             return false;
-        std::size_t i = skip_space(data, at + key.size());
+        std::size_t i = skip_blanks(data, at + key.size());
         if (i == data.size() || data[i] != ':')
             return false;
-        i = skip_space(data, i + 1);
+        i = skip_blanks(data, i + 1);
         if (i < data.size() && data[i] == '"') {
-            const std::string_view rest = data.substr(i + 1);
-            const std::size_t used = read_string(is_value ? rest : rest.substr(0, max_ignored + 1), ignored_);
-            out = {i + 1, i + 1 + used, is_value ? hole::value : hole::string};
-            return used != 0;
+            const std::size_t limit = is_value ? data.size() : std::min(data.size(), i + 2 + max_ignored);
+            out = {i + 1, string_end(data, i + 1, limit), is_value ? hole::value : hole::string};
+            return out.end != 0;
         }
         const std::size_t digits = is_value ? 0 : integer_length(data.substr(i));
         out = {i, i + digits, hole::integer};
         return digits != 0;
-    }
-
-    static std::size_t skip_space(std::string_view s, std::size_t i) noexcept
-    {
-        while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
-            ++i;
-        return i;
     }
 
     std::string shape_;   // the literal bytes between the holes
@@ -211,8 +219,7 @@ private:
     std::size_t next_wait_ = 1;
     json_string_decoder decoder_;
     std::string probe_;
-    std::string ignored_;   // an ignored string's decoding, or the probe's value
-    std::string checked_;   // matches()'s decoding
+    std::string decoded_;   // an ignored string's decoding, or the probe's value
 };
 
 /// An event_sax_parser that reads the events of a learnt shape (event_template) without parsing
@@ -231,14 +238,19 @@ private:
 /// A second parser parses the probes, so that the handler keeps the fields of the event just read.
 template<class Fields>
 class shaped_sax_parser {
+    struct no_preparation {
+        void operator()(Fields&) const noexcept {}
+    };
+
 public:
     Fields& handler() noexcept { return parser_.handler(); }
 
     /// Reads `data`, an event named `name`, into handler(): through the shape when the event has
-    /// it, else by a parse, before which `prepare(Fields&)` readies the handler for a new event.
-    /// A parse that is done may teach the shape (a second parse, of the probe).
-    template<class Prepare>
-    sax_outcome parse(std::string_view name, std::string_view data, Prepare&& prepare)
+    /// it, else by a parse, before which `prepare(Fields&)` readies the handler for a new event
+    /// (the parser's own begin() is enough for most handlers). A parse that is done may teach the
+    /// shape (a second parse, of the probe).
+    template<class Prepare = no_preparation>
+    sax_outcome parse(std::string_view name, std::string_view data, Prepare&& prepare = {})
     {
         Fields& f = parser_.handler();
         if (shaped_ && name == shape_name_ && shape_.read(data, *f.shape_field(slot_)))
