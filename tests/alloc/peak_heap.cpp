@@ -7,6 +7,7 @@
 #include <toolstream/formats/xml.hpp>
 #include <toolstream/pipeline.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 #include <toolstream/text_pipeline.hpp>
 #include <toolstream/writers/sinks.hpp>
@@ -101,6 +102,7 @@ measured run(std::string_view input, pipeline_options options, std::size_t write
 }
 
 using openai_pipeline = pipeline<openai_chat, api_tool_call, body_sink>;
+using gemini_pipeline = pipeline<gemini, api_tool_call, body_sink>;
 using hermes_pipeline = text_pipeline<hermes, body_sink>;
 using xml_pipeline = text_pipeline<xml, body_sink>;
 
@@ -123,6 +125,7 @@ TEST_CASE("peak heap: one write_file call holds at most 3x its arguments", "[all
     for (const std::size_t content : {1 * mib, 4 * mib}) {
         const std::size_t n = bench::write_file_arguments_json(content).size();   // N: argument bytes
         const std::string sse = bench::openai_chat_write_file_sse(content, 16);
+        const std::string gemini_sse = bench::gemini_write_file_sse(content, 16);
         const std::string hermes = hermes_text(content);
         const std::string xml = bench::xml_embedded_text(content);
         for (const bool keep : {true, false}) {
@@ -131,19 +134,25 @@ TEST_CASE("peak heap: one write_file call holds at most 3x its arguments", "[all
             INFO("content " << content << " bytes, N " << n << (keep ? ", invocations kept" : ", not kept"));
             const measured chat = run<openai_pipeline>(sse, options);
             report(keep ? "openai_chat, kept" : "openai_chat", n, chat);
+            const measured whole = run<gemini_pipeline>(gemini_sse, options);
+            report(keep ? "gemini (one event), kept" : "gemini (one event)", n, whole);
             const measured h = run<hermes_pipeline>(hermes, options);
             report(keep ? "hermes, kept" : "hermes", n, h);
             const measured x = run<xml_pipeline>(xml, options);
             report(keep ? "xml, kept" : "xml", n, x);
-            for (const measured* m : {&chat, &h, &x}) {
+            for (const measured* m : {&chat, &whole, &h, &x}) {
                 CHECK(m->body_bytes == content);
                 CHECK(m->call.is_complete());
                 CHECK(m->call.arguments.at("content_bytes").as_int64() == static_cast<std::int64_t>(content));
                 CHECK(!m->call.streamed_body_bytes);
             }
-            // The arguments' text (grown by doubling, then cut to size) and, at END, the object
+            // The arguments' text (grown by half, then cut to size) and, at END, the object
             // parsed from it, whose body is allocated once at its decoded size.
             CHECK(chat.peak <= 3 * n);
+            // Measured 4.6x: a whole call in one event is, at once, the event's line (taken whole
+            // by the SSE decoder), the arguments re-serialised from it, the call's text and, at
+            // END, the parsed object.
+            CHECK(whole.peak <= 5 * n);
             CHECK(x.peak <= 3 * n);
             // Measured 4.2x: the text engine's json_file_arguments also keeps the call's raw JSON,
             // to replay it when decoding fails (so that the body streamed before the error does not

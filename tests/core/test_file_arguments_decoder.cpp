@@ -11,6 +11,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <optional>
 #include <random>
 #include <string>
@@ -26,6 +27,7 @@ struct decoded {
     std::vector<std::string> paths;
     std::vector<std::string> scalars;   // "key=value"
     std::size_t pieces = 0;
+    std::size_t largest_piece = 0;
     bool failed = false;
     bool done = false;
     std::optional<std::pair<std::size_t, std::size_t>> body_extent;
@@ -46,6 +48,7 @@ decoded decode(const std::vector<std::string_view>& fragments, std::size_t max_d
             CHECK(!s.empty());
             d.body.append(s);
             ++d.pieces;
+            d.largest_piece = std::max(d.largest_piece, s.size());
         },
         [](void* p, std::string_view s) { static_cast<decoded*>(p)->paths.emplace_back(s); },
         [](void* p, std::string_view key, const boost::json::value& v) {
@@ -185,7 +188,7 @@ TEST_CASE("decoder: random bodies of runs and escapes at every split", "[api][de
     }
 }
 
-TEST_CASE("decoder: a body is handed over at most once per write", "[api][decoder]")
+TEST_CASE("decoder: a body is handed over once per write, or per slice of a longer one", "[api][decoder]")
 {
     const std::string args = with_body(std::string(100, 'x') + R"(\n\u00e9)" + std::string(100, 'y'));
     const decoded d = decode({args});
@@ -200,17 +203,20 @@ TEST_CASE("decoder: nesting deeper than the limit fails", "[api][decoder]")
     CHECK(decode({R"({})"}, 0).failed);
 }
 
-TEST_CASE("decoder: a many-MB body in 4 KiB and 16-byte fragments", "[api][decoder]")
+// In one write too (a whole call in one provider event): the body then comes in slices, so the
+// decoder never holds a second copy of it.
+TEST_CASE("decoder: a many-MB body in one write, 4 KiB and 16-byte fragments", "[api][decoder]")
 {
     std::string body;
     std::string escaped;
     for (int line = 0; body.size() < (std::size_t{6} << 20); ++line) {
-        const std::string text = "line " + std::to_string(line) + " \"quoted\" caf\xc3\xa9 \\ tab\t";
+        const std::string text = "line " + std::to_string(line) + " \"quoted\" caf\xc3\xa9 \\ tab\t\xc3\xa9\xf0\x9f\x98\x80";
         body += text + "\n";
-        escaped += R"(line )" + std::to_string(line) + R"( \"quoted\" caf)" "\xc3\xa9" R"( \\ tab\t\n)";
+        escaped += R"(line )" + std::to_string(line) + R"( \"quoted\" caf)" "\xc3\xa9" R"( \\ tab\t\u00e9\ud83d\ude00\n)";
     }
     const std::string args = R"({"path":"big.txt","content":")" + escaped + R"("})";
-    for (const std::size_t step : {std::size_t{4096}, std::size_t{16}}) {
+    for (const std::size_t step : {args.size(), std::size_t{4096}, std::size_t{16}}) {
+        INFO("fragments of " << step);
         std::vector<std::string_view> pieces;
         for (std::size_t at = 0; at < args.size(); at += step)
             pieces.push_back(std::string_view(args).substr(at, step));
@@ -219,6 +225,7 @@ TEST_CASE("decoder: a many-MB body in 4 KiB and 16-byte fragments", "[api][decod
         CHECK(d.done);
         CHECK(d.body.size() == body.size());
         CHECK(d.body == body);
+        CHECK(d.largest_piece <= 2 * detail::file_arguments_decoder::body_slice);
     }
 }
 
@@ -233,6 +240,18 @@ TEST_CASE("json_string_decoder: read() stops after the closing quote", "[api][de
     CHECK(s.closed());
     CHECK(!ec);
     CHECK(out == "ab\xc3\xa9" "c");
+}
+
+TEST_CASE("json_string_decoder: read() of a short string sizes its output for the string, not the input", "[api][decoder]")
+{
+    detail::json_string_decoder s;
+    std::string out;
+    error_code ec;
+    const std::string in = R"(a\u00e9b"," )" + std::string(std::size_t{4} << 20, 'x');
+    CHECK(s.read(in, out, ec) == 9);
+    CHECK(s.closed());
+    CHECK(out == "a\xc3\xa9" "b");
+    CHECK(out.capacity() < (std::size_t{64} << 10));
 }
 
 TEST_CASE("json_string_decoder: read() stops at the byte in error, having appended what came before", "[api][decoder]")

@@ -256,6 +256,33 @@ TEST_CASE("sse: an event wholly inside one write is a view into the input", "[ss
     REQUIRE(seen);
 }
 
+// A data line gathered across writes is taken whole from the line splitter when it is long and
+// the event's first; later data lines, limits and the end of the stream must not notice.
+TEST_CASE("sse: long data lines gathered across writes decode the same at every split", "[sse]")
+{
+    const auto text = [](std::size_t n, char first) {
+        std::string s;
+        for (std::size_t i = 0; i < n; ++i)
+            s += static_cast<char>(first + static_cast<char>(i % 23));
+        return s;
+    };
+    const std::string a = text(1500, 'a'), b = text(1100, 'A'), c = text(1024, '0'), d = text(2000, 'b');
+    const std::string in = "data: " + a + "\n\n"                                  // alone in its event
+                           + "event: two\r\ndata: " + b + "\r\ndata: tail\r\n\r\n"  // then a short line
+                           + "data: x\ndata: " + c + "\n\n"                        // after a short line
+                           + "data:" + d + "\r\r"                                  // no space, CR line ends
+                           + "data: " + a;                                         // flushed by finish()
+    check_splits(in, events({{"", a}, {"two", b + "\ntail"}, {"", "x\n" + c}, {"", d}, {"", a}}));
+
+    SECTION("the limit counts the data of a taken line, not its field name")
+    {
+        const sse_options opts{.max_event_size = 1500 + 1 + 4};
+        decoded expected = events({{"", a + "\ntail"}, {"", "ok"}});
+        expected.too_large = true;
+        check_splits("data: " + a + "\ndata: tail\n\ndata: " + a + "\ndata: tails\n\ndata: ok\n\n", expected, opts);
+    }
+}
+
 TEST_CASE("sse: an event over max_event_size is an error, skipped, and later events decode", "[sse][limits]")
 {
     const sse_options opts{.max_event_size = 8};

@@ -32,9 +32,10 @@ struct file_argument_callbacks {
 };
 
 /// Decodes `{"path": "...", "<body_key>": "..."}` (keys in any order, other keys ignored):
-/// the body string is reported as it decodes, at most one piece per write (escapes such as
-/// `\uD83D\uDE00` and UTF-8 characters split across fragments included: a piece is always whole
-/// characters); the path is reported once, when its string closes. Arguments that are not an
+/// the body string is reported as it decodes, one piece per write and per `body_slice` bytes of
+/// a longer one, so that what it holds stays bounded (escapes such as `\uD83D\uDE00` and UTF-8
+/// characters split across fragments included: a piece is always whole characters); the path
+/// is reported once, when its string closes. Arguments that are not an
 /// object, a body that is not a string, and a second `path` or body key (JSON readers disagree on
 /// which one counts) fail with error::invalid_arguments; other errors are Boost.JSON's. The body
 /// decoded before an error is reported, so it does not depend on the fragmentation.
@@ -43,6 +44,9 @@ public:
     /// Boost 1.81 #876: a write suspended inside `\uXXXX` followed by 4 KiB or more overflows
     /// a stack buffer, so Boost.JSON is fed in slices no larger than this.
     static constexpr std::size_t max_write = 2048;
+
+    /// The most body bytes read before they are handed over, within one write.
+    static constexpr std::size_t body_slice = std::size_t{64} << 10;
 
     explicit file_arguments_decoder(std::string_view body_key, std::size_t max_depth = 64)
         : body_key_(body_key), max_depth_(max_depth), value_(make_options(max_depth))
@@ -163,7 +167,11 @@ private:
         while (i < s.size()) {
             if (state_ == state::string || state_ == state::key) {
                 const bool body = state_ == state::string && current_ == field::body;
-                i += read_string(s.substr(i), cb);
+                // A body is read a slice at a time and handed over per slice, so that a whole
+                // call in one write (Gemini, Mistral) is not decoded into a second whole copy.
+                i += read_string(s.substr(i, body ? body_slice : s.size()), cb);
+                if (body && gather_.size() >= body_slice)
+                    flush(cb);
                 if (failed_)
                     return i;
                 if (body && state_ == state::after_value)
@@ -291,7 +299,7 @@ private:
         return i;
     }
 
-    // A write's body is handed over as one piece.
+    // The body decoded since the last hand-over, as one piece.
     void flush(const file_argument_callbacks& cb)
     {
         if (!gather_.empty())
@@ -312,7 +320,7 @@ private:
     json_string_decoder string_;
     std::string key_;                // the last top-level key, capped
     std::string path_;
-    std::string gather_;             // body decoded in this write
+    std::string gather_;             // body decoded in this write, at most a slice and a character
     // Boost 1.81 #814: basic_parser must not be the first member, or a caller buffer ending
     // exactly at this object's address is mistaken for the parser's sentinel.
     boost::json::basic_parser<value_events> value_;

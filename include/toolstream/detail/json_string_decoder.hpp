@@ -58,12 +58,17 @@ public:
     template<class String>   // std::string or boost::json::string
     std::size_t read(std::string_view raw, String& out, error_code& ec)
     {
-        // The decoding is never longer than `raw` plus a held character; 8 more for word stores.
-        const std::size_t base = out.size();
-        out.resize(base + raw.size() + 16);
-        char* o = out.data() + base;
-        const std::size_t used = decode(raw.data(), raw.size(), o, ec);
-        out.resize(static_cast<std::size_t>(o - out.data()));
+        // By slices: a short string at the head of a long input must not size `out` for all of
+        // it. A slice decodes to at most its size plus a held character, and 8 for word stores.
+        std::size_t used = 0;
+        do {
+            const std::string_view slice = raw.substr(used, read_slice);
+            const std::size_t base = out.size();
+            out.resize(base + slice.size() + 16);
+            char* o = out.data() + base;
+            used += decode(slice.data(), slice.size(), o, ec);
+            out.resize(static_cast<std::size_t>(o - out.data()));
+        } while (used < raw.size() && !closed_ && !ec);
         return used;
     }
 
@@ -71,11 +76,7 @@ public:
     bool closed() const noexcept { return closed_; }
 
     /// Ready for the next string of a strict read().
-    void reset_string() noexcept
-    {
-        reset();
-        closed_ = false;
-    }
+    void reset_string() noexcept { reset(); closed_ = false; }
 
     /// True when the string may end here (not inside an escape) and nothing failed.
     bool complete() const noexcept { return failure_ == failure::none && phase_ == phase::plain; }
@@ -103,6 +104,8 @@ public:
     }
 
 private:
+    static constexpr std::size_t read_slice = 4096;
+
     std::size_t decode(const char* s, std::size_t n, char*& o, error_code& ec)
     {
         std::size_t i = 0;

@@ -3,6 +3,7 @@
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/growth.hpp>
 #include <toolstream/detail/json_string_decoder.hpp>
 #include <toolstream/detail/parse_json.hpp>
 #include <toolstream/detail/parse_object_sized.hpp>
@@ -78,7 +79,7 @@ void segment_emitter<Target>::arguments(segment_ref r, std::string_view json)
     auto& s = slot(r);
     s.writer = fragments::policy;   // after generated fragments this is no JSON: END says so
     const std::size_t from = s.arguments.size();
-    s.arguments.append(json);
+    detail::append_growing(s.arguments, json);
     emit_fragment(s, from);
 }
 
@@ -257,6 +258,7 @@ boost::json::value segment_emitter<Target>::parse_body_apart(open_segment& s, co
         body.resize(detail::decode_json_escaped(escaped, body.data()));
     } else {
         detail::json_string_decoder decoder;
+        body.reserve(escaped.size());   // the decoding is never longer: one allocation
         decoder.read(text.substr(s.body_begin, escaped.size() + 1), body, ec);   // to the closing quote
     }
     return v;

@@ -113,7 +113,10 @@ public:
 
     /// Bytes held between writes (a partial line, an unfinished event or raw body); for tests
     /// and monitoring.
-    std::size_t buffered_bytes() const noexcept { return lines_.buffered_bytes() + data_.size() + name_.size(); }
+    std::size_t buffered_bytes() const noexcept
+    {
+        return lines_.buffered_bytes() + data_.size() - data_from_ + name_.size();
+    }
 
 private:
     enum class mode { undecided, sse, raw, raw_dropped };
@@ -215,7 +218,7 @@ private:
     template<class Visitor>
     void append_data(std::string_view value, bool in_input, Visitor& visit, error_code& ec)
     {
-        const std::size_t held = borrowing_ ? borrowed_.size() : data_.size();
+        const std::size_t held = borrowing_ ? borrowed_.size() : data_.size() - data_from_;
         if (value.size() + (has_data_ ? 1 : 0) > opts_.max_event_size - held) {
             too_large(visit, ec);
             return;
@@ -223,10 +226,18 @@ private:
         if (!has_data_ && in_input) {   // often an event's only data line: keep a view, copy nothing
             borrowed_ = value;
             borrowing_ = true;
+        } else if (!has_data_ && lines_.take_line(data_)) {
+            // A first data line gathered across writes (a large event): its buffer becomes the
+            // event's, so the event is never held twice.
+            data_from_ = static_cast<std::size_t>(value.data() - data_.data());
         } else {
             if (borrowing_) {
                 data_.assign(borrowed_);
                 borrowing_ = false;
+            }
+            if (data_from_ != 0) {
+                data_.erase(0, data_from_);
+                data_from_ = 0;
             }
             if (has_data_)
                 data_ += '\n';
@@ -239,7 +250,7 @@ private:
     void dispatch(Visitor& visit)
     {
         if (has_data_) {
-            const std::string_view data = borrowing_ ? borrowed_ : std::string_view(data_);
+            const std::string_view data = borrowing_ ? borrowed_ : std::string_view(data_).substr(data_from_);
             const std::string_view trimmed = detail::trim_blanks(data);
             if (trimmed == "[DONE]")
                 done_ = true;
@@ -266,6 +277,7 @@ private:
     {
         name_.clear();
         data_.clear();
+        data_from_ = 0;
         has_data_ = false;
         borrowing_ = false;
     }
@@ -274,7 +286,8 @@ private:
     detail::bom_skipper bom_;
     detail::line_splitter lines_;
     std::string name_;
-    std::string data_;              // the joined data, or the raw JSON body
+    std::string data_;              // the joined data from data_from_ on, or the raw JSON body
+    std::size_t data_from_ = 0;     // the `data:` prefix of a line taken whole from the splitter
     std::string_view borrowed_;     // the sole data line so far, while it is inside the caller's bytes
     mode mode_ = mode::undecided;
     bool has_data_ = false;

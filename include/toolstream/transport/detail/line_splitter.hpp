@@ -2,6 +2,7 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/growth.hpp>
 #include <toolstream/error.hpp>
 
 #include <cstddef>
@@ -132,6 +133,18 @@ public:
         reset();
     }
 
+    /// Inside `on_line` for a line that is not `in_input`: swaps the buffer holding it with
+    /// `into`, so that a long line gathered across writes changes hands without a copy. The view
+    /// `on_line` got then points into `into`. A short line (which may live inside the string
+    /// object itself) is not taken: returns false and nothing changes.
+    bool take_line(std::string& into) noexcept
+    {
+        if (partial_.size() < min_taken_line)
+            return false;
+        partial_.swap(into);
+        return true;
+    }
+
     /// Drops the line in progress: the bytes up to the next line end are not a line.
     void drop_line() noexcept
     {
@@ -149,6 +162,9 @@ public:
     std::size_t buffered_bytes() const noexcept { return partial_.size(); }
 
 private:
+    // Well beyond any small-string buffer, whose characters a swap would move.
+    static constexpr std::size_t min_taken_line = 1024;
+
     static const char* find(const char* first, const char* last, char c) noexcept
     {
         if (first == last)   // an empty view may hold a null pointer, which memchr must not get
@@ -188,7 +204,7 @@ private:
             partial_.clear();
             return false;
         }
-        partial_.append(piece);
+        append_growing(partial_, piece);
         return true;
     }
 
