@@ -7,6 +7,8 @@
 // string, while these functions append into a buffer whose capacity the caller reuses.
 #pragma once
 
+#include <toolstream/detail/growth.hpp>
+#include <toolstream/detail/json_string_decoder.hpp>
 #include <toolstream/detail/utf8.hpp>
 
 #include <boost/json/value.hpp>
@@ -66,6 +68,7 @@ inline void append_json_escaped(std::string& out, std::string_view s)
     for (std::size_t at = 0; at < s.size(); at += block) {
         const std::string_view part = s.substr(at, block);
         const std::size_t base = out.size();
+        reserve_growing(out, 6 * part.size());
         out.resize(base + 6 * part.size());
         char* o = out.data() + base;
         for (std::size_t i = 0;;) {
@@ -248,6 +251,30 @@ inline void append_compact_json(std::string& out, const boost::json::value& v)
         break;
     }
     }
+}
+
+/// The inverse of append_json_escaped, for text it wrote (any other goes through
+/// json_string_decoder): writes the decoding of `s` to `out`, which has room for s.size() bytes,
+/// and returns its length. Runs between backslashes are copied whole.
+inline std::size_t decode_json_escaped(std::string_view s, char* out) noexcept
+{
+    char* o = out;
+    for (std::size_t i = 0; i < s.size();) {
+        const auto* slash = static_cast<const char*>(std::memchr(s.data() + i, '\\', s.size() - i));
+        const std::size_t run_end = slash == nullptr ? s.size() : static_cast<std::size_t>(slash - s.data());
+        std::memcpy(o, s.data() + i, run_end - i);
+        o += run_end - i;
+        if (run_end + 1 >= s.size())
+            break;   // the end, or a lone backslash append_json_escaped never writes
+        i = run_end + 2;
+        if (s[run_end + 1] != 'u') {
+            *o++ = json_string_decoder::short_escape(s[run_end + 1]);
+        } else if (i + 4 <= s.size()) {   // \u00xx: a control character
+            *o++ = static_cast<char>(json_string_decoder::hex_value(s[i + 2]) << 4 | json_string_decoder::hex_value(s[i + 3]));
+            i += 4;
+        }
+    }
+    return static_cast<std::size_t>(o - out);
 }
 
 } // namespace toolstream::detail

@@ -7,6 +7,7 @@
 
 #include <boost/json/error.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -58,17 +59,10 @@ public:
     template<class String>   // std::string or boost::json::string
     std::size_t read(std::string_view raw, String& out, error_code& ec)
     {
-        // By slices: a short string at the head of a long input must not size `out` for all of
-        // it. A slice decodes to at most its size plus a held character, and 8 for word stores.
-        std::size_t used = 0;
-        do {
-            const std::string_view slice = raw.substr(used, read_slice);
-            const std::size_t base = out.size();
-            out.resize(base + slice.size() + 16);
-            char* o = out.data() + base;
-            used += decode(slice.data(), slice.size(), o, ec);
-            out.resize(static_cast<std::size_t>(o - out.data()));
-        } while (used < raw.size() && !closed_ && !ec);
+        // By slices: a short string at the head of a long input must not size `out` for all of it.
+        std::size_t used = read_slice(raw.data(), std::min(raw.size(), slice), out, ec);
+        while (used < raw.size() && !closed_ && !ec) [[unlikely]]
+            used += read_slice(raw.data() + used, std::min(raw.size() - used, slice), out, ec);
         return used;
     }
 
@@ -104,7 +98,19 @@ public:
     }
 
 private:
-    static constexpr std::size_t read_slice = 4096;
+    static constexpr std::size_t slice = 4096;
+
+    template<class String>
+    std::size_t read_slice(const char* s, std::size_t n, String& out, error_code& ec)
+    {
+        // The decoding is never longer than its input plus a held character; 8 more for word stores.
+        const std::size_t base = out.size();
+        out.resize(base + n + 16);
+        char* o = out.data() + base;
+        const std::size_t used = decode(s, n, o, ec);
+        out.resize(static_cast<std::size_t>(o - out.data()));
+        return used;
+    }
 
     std::size_t decode(const char* s, std::size_t n, char*& o, error_code& ec)
     {
@@ -370,29 +376,5 @@ private:
     std::uint32_t low_ = 0;
     char held_bytes_[4] = {};   // a cut UTF-8 character, or an escape's decoding
 };
-
-/// The inverse of append_json_escaped (compact_json.hpp), for text it wrote (any other goes
-/// through json_string_decoder): writes the decoding of `s` to `out`, which has room for s.size()
-/// bytes, and returns its length. Runs between backslashes are copied whole.
-inline std::size_t decode_json_escaped(std::string_view s, char* out) noexcept
-{
-    char* o = out;
-    for (std::size_t i = 0; i < s.size();) {
-        const auto* slash = static_cast<const char*>(std::memchr(s.data() + i, '\\', s.size() - i));
-        const std::size_t run_end = slash == nullptr ? s.size() : static_cast<std::size_t>(slash - s.data());
-        std::memcpy(o, s.data() + i, run_end - i);
-        o += run_end - i;
-        if (run_end + 1 >= s.size())
-            break;   // the end, or a lone backslash append_json_escaped never writes
-        i = run_end + 2;
-        if (s[run_end + 1] != 'u') {
-            *o++ = json_string_decoder::short_escape(s[run_end + 1]);
-        } else if (i + 4 <= s.size()) {   // \u00xx: a control character
-            *o++ = static_cast<char>(json_string_decoder::hex_value(s[i + 2]) << 4 | json_string_decoder::hex_value(s[i + 3]));
-            i += 4;
-        }
-    }
-    return static_cast<std::size_t>(o - out);
-}
 
 } // namespace toolstream::detail

@@ -51,7 +51,8 @@ struct sse_keep_alive {
 /// resumes after the next blank line.
 ///
 /// Views passed to the visitor are valid only during that call. An event that lies wholly
-/// inside one write is delivered as a view into the written bytes, without copying. After
+/// inside one write is delivered as a view into the written bytes, without copying; so is one
+/// whose only data line is long and spans writes, from the buffer that gathered it. After
 /// finish(), call reset() before decoding another stream.
 class sse_decoder {
 public:

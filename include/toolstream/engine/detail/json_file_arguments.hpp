@@ -2,6 +2,7 @@
 // body string becomes the segment's content, `path` and the tool's options its metadata.
 #pragma once
 
+#include <toolstream/detail/growth.hpp>
 #include <toolstream/detail/file_arguments_decoder.hpp>
 #include <toolstream/engine/call_frame.hpp>
 #include <toolstream/tool_syntax.hpp>
@@ -43,7 +44,7 @@ public:
         if constexpr (requires { out.keeps_file_bodies(); })
             keep = out.keeps_file_bodies() || syntax_->type == segment_type::run_bash;
         if (keep)
-            raw_.append(json);
+            append_growing(raw_, json);
         sink<W> s{this, &call, &out};
         decoder_->write(json, callbacks(s));   // the body comes up to the byte in error, at any chunking
     }

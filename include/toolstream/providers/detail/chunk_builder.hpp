@@ -21,9 +21,13 @@ public:
     chunk_response& begin()
     {
         auto& calls = chunk_.tool_calls;
-        while (!calls.empty()) {
-            spare_.push_back(std::move(calls.back()));
-            calls.pop_back();
+        if (spare_.empty()) {
+            calls.swap(spare_);   // the usual case, and no delta moves
+        } else {
+            while (!calls.empty()) {
+                spare_.push_back(std::move(calls.back()));
+                calls.pop_back();
+            }
         }
         chunk_.clear();
         return chunk_;
