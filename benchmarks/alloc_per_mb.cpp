@@ -97,10 +97,12 @@ measurement policy_run(const std::string& kind, std::size_t size, std::size_t ch
         [&] { (void)h.finalize(); }, [chunk](std::string_view range) { return (range.size() + chunk - 1) / chunk; });
 }
 
-// `content`: the bytes of the one call's body (0 for a stream of several calls), the N of peak / N.
+// `content`: the bytes of the one call's body (0 for a stream of several calls). The N of the
+// peak-heap target is the call's arguments, `{"path":…,"content":…}` as JSON text.
 void report(const std::string& scenario, const std::string& unit, std::size_t size, const measurement& m,
             std::size_t content)
 {
+    const std::size_t arguments = content > 0 ? tb::write_file_arguments_json(content).size() : 0;
     const double per_mb = static_cast<double>(m.allocations) / (static_cast<double>(m.input_bytes) / 1e6);
     // A stream of one event (a whole Gemini call) has no steady state to speak of.
     std::string per_chunk = "null";
@@ -113,9 +115,9 @@ void report(const std::string& scenario, const std::string& unit, std::size_t si
     std::printf("{\"scenario\":\"%s\",\"chunk_unit\":\"%s\",\"size\":%zu,\"input_bytes\":%zu,"
                 "\"chunks\":%zu,\"allocations\":%zu,\"allocations_per_mb\":%.3f,\"steady_chunks\":%zu,"
                 "\"steady_allocations\":%zu,\"steady_allocations_per_chunk\":%s,\"peak_heap_bytes\":%zu,"
-                "\"content_bytes\":%zu}\n",
+                "\"content_bytes\":%zu,\"argument_bytes\":%zu}\n",
                 scenario.c_str(), unit.c_str(), size, m.input_bytes, m.chunks, m.allocations, per_mb,
-                m.steady_chunks, m.steady_allocations, per_chunk.c_str(), m.peak_heap, content);
+                m.steady_chunks, m.steady_allocations, per_chunk.c_str(), m.peak_heap, content, arguments);
     std::fprintf(stderr, "%-28s %10zu %8zu %8zu %10.2f %13zu %12zu %10s %10zu\n", scenario.c_str(), m.input_bytes,
                  m.chunks, m.allocations, per_mb, m.steady_chunks, m.steady_allocations, per_chunk.c_str(),
                  m.peak_heap);
