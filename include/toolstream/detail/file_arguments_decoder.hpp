@@ -34,11 +34,11 @@ struct file_argument_callbacks {
 /// Decodes `{"path": "...", "<body_key>": "..."}` (keys in any order, other keys ignored):
 /// the body string is reported as it decodes, one piece per write and per `body_slice` bytes of
 /// a longer one, so that what it holds stays bounded (escapes such as `\uD83D\uDE00` and UTF-8
-/// characters split across fragments included: a piece is always whole characters); the path
-/// is reported once, when its string closes. Arguments that are not an
-/// object, a body that is not a string, and a second `path` or body key (JSON readers disagree on
-/// which one counts) fail with error::invalid_arguments; other errors are Boost.JSON's. The body
-/// decoded before an error is reported, so it does not depend on the fragmentation.
+/// characters split across fragments included: a piece is always whole characters); the path is
+/// reported once, when its string closes. Arguments that are not an object, a body that is not a
+/// string, and a second `path` or body key (JSON readers disagree on which one counts) fail with
+/// error::invalid_arguments; other errors are Boost.JSON's. The body decoded before an error is
+/// reported, so it does not depend on the fragmentation.
 class file_arguments_decoder {
 public:
     /// Boost 1.81 #876: a write suspended inside `\uXXXX` followed by 4 KiB or more overflows
@@ -320,7 +320,7 @@ private:
     json_string_decoder string_;
     std::string key_;                // the last top-level key, capped
     std::string path_;
-    std::string gather_;             // body decoded in this write, at most a slice and a character
+    std::string gather_;             // body decoded since the last hand-over: under two slices
     // Boost 1.81 #814: basic_parser must not be the first member, or a caller buffer ending
     // exactly at this object's address is mistaken for the parser's sentinel.
     boost::json::basic_parser<value_events> value_;

@@ -2,8 +2,8 @@
 // body string becomes the segment's content, `path` and the tool's options its metadata.
 #pragma once
 
-#include <toolstream/detail/growth.hpp>
 #include <toolstream/detail/file_arguments_decoder.hpp>
+#include <toolstream/detail/growth.hpp>
 #include <toolstream/engine/call_frame.hpp>
 #include <toolstream/tool_syntax.hpp>
 

@@ -135,8 +135,9 @@ public:
 
     /// Inside `on_line` for a line that is not `in_input`: swaps the buffer holding it with
     /// `into`, so that a long line gathered across writes changes hands without a copy. The view
-    /// `on_line` got then points into `into`. A short line (which may live inside the string
-    /// object itself) is not taken: returns false and nothing changes.
+    /// `on_line` got then points into `into`, which ends with the line (but for the CR that `lf`
+    /// mode strips). A short line (which may live inside the string object itself) is not taken:
+    /// returns false and nothing changes.
     bool take_line(std::string& into) noexcept
     {
         if (partial_.size() < min_taken_line)
