@@ -45,7 +45,8 @@ struct tool_invocation {
 
     friend bool operator==(const tool_invocation&, const tool_invocation&) = default;
 };
-BOOST_DESCRIBE_STRUCT(tool_invocation, (), (id, name, arguments, status, error, arguments_raw, free_form))
+BOOST_DESCRIBE_STRUCT(tool_invocation, (),
+    (id, name, arguments, status, error, arguments_raw, free_form, streamed_body_bytes))
 
 /// One invocation as `toolstream-replay --emit invocations` prints it: `id`, `name`,
 /// `arguments`, `status`, `streamed_body_bytes` when the body was not kept, and `error` when the status is not `complete`; `input` (the raw text)

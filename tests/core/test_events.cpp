@@ -74,6 +74,9 @@ TEST_CASE("core types convert to and from JSON through their descriptions", "[ev
     const auto iv = boost::json::value_from(inv);
     CHECK(iv.at("status") == "incomplete");
     CHECK(iv.at("arguments") == boost::json::parse(R"({"command":"ls"})"));
+    CHECK(iv.at("streamed_body_bytes").is_null());
+    inv.streamed_body_bytes = 12;
+    CHECK(boost::json::value_from(inv).at("streamed_body_bytes") == 12);
     CHECK(boost::json::value_from(segment_type::patch_file) == "patch_file");
     CHECK(boost::json::value_from(segment_event_type::SEGMENT_CONTENT) == "SEGMENT_CONTENT");
 }
