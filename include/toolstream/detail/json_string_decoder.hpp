@@ -66,6 +66,10 @@ public:
         return used;
     }
 
+    /// The room read() of `n` bytes makes in its output beyond what it holds: a caller that
+    /// reserves it gets no reallocation.
+    static constexpr std::size_t read_room(std::size_t n) noexcept { return n + 16; }
+
     /// True once read() consumed the closing quote; cleared by reset_string().
     bool closed() const noexcept { return closed_; }
 
@@ -105,7 +109,7 @@ private:
     {
         // The decoding is never longer than its input plus a held character; 8 more for word stores.
         const std::size_t base = out.size();
-        out.resize(base + n + 16);
+        out.resize(base + read_room(n));
         char* o = out.data() + base;
         const std::size_t used = decode(s, n, o, ec);
         out.resize(static_cast<std::size_t>(o - out.data()));

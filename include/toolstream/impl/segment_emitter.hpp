@@ -258,8 +258,9 @@ boost::json::value segment_emitter<Target>::parse_body_apart(open_segment& s, co
         body.resize(detail::decode_json_escaped(escaped, body.data()));
     } else {
         detail::json_string_decoder decoder;
-        body.reserve(escaped.size());   // the decoding is never longer: one allocation
-        decoder.read(text.substr(s.body_begin, escaped.size() + 1), body, ec);   // to the closing quote
+        const std::string_view quoted = text.substr(s.body_begin, escaped.size() + 1);   // to the closing quote
+        body.reserve(detail::json_string_decoder::read_room(quoted.size()));   // one allocation
+        decoder.read(quoted, body, ec);
     }
     return v;
 }
