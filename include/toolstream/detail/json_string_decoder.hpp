@@ -74,7 +74,11 @@ public:
     bool closed() const noexcept { return closed_; }
 
     /// Ready for the next string of a strict read().
-    void reset_string() noexcept { reset(); closed_ = false; }
+    void reset_string() noexcept
+    {
+        reset();
+        closed_ = false;
+    }
 
     /// True when the string may end here (not inside an escape) and nothing failed.
     bool complete() const noexcept { return failure_ == failure::none && phase_ == phase::plain; }
