@@ -460,18 +460,19 @@ constexpr bool decodes_file_bodies() noexcept
         return false;
 }
 
-/// Text policies: runs `body` whole and in the input's chunking through handler<Policy> built as
-/// `Policy(options)`, and checks chunk invariance, byte conservation (text + content + markup ==
-/// input), the life cycle checks of `recorder` with `closing` and `complete_at_end`, and, when
-/// `held_bound` is not 0, that `held_bytes()` stays within it after every feed.
-template<class Policy, class Options>
-void check_text_policy(const input& in, const Options& options, closing_rule closing, std::size_t held_bound,
-                       bool complete_at_end = false)
+/// Text policies: runs `body` whole and in the input's chunking through handler<Policy>, each run
+/// with a policy from `make_policy()`, and checks chunk invariance, byte conservation (text +
+/// content + markup == input; `decoded_bodies`: see recorder), the life cycle checks of `recorder`
+/// with `closing` and `complete_at_end`, and, when `held_bound` is not 0, that `held_bytes()` stays
+/// within it after every feed.
+template<class Policy, class MakePolicy>
+void check_made_policy(const input& in, MakePolicy make_policy, bool decoded_bodies, closing_rule closing,
+                       std::size_t held_bound, bool complete_at_end)
 {
     auto run = [&](const std::vector<std::string_view>& pieces) {
         handler<guarded<Policy>, recorder> h(
-            recorder{{}, {}, {}, {}, closing, {}, {}, decodes_file_bodies<Policy>(), complete_at_end, {}, {}}, {},
-            guarded<Policy>{Policy(options)});
+            recorder{{}, {}, {}, {}, closing, {}, {}, decoded_bodies, complete_at_end, {}, {}}, {},
+            guarded<Policy>{make_policy()});
         error_code first;
         for (auto piece : pieces) {
             if (const auto ec = h.feed(piece); ec && !first)
@@ -492,6 +493,15 @@ void check_text_policy(const input& in, const Options& options, closing_rule clo
     const auto whole = run({in.body});
     if (const auto pieces = chunking(in.body, in); pieces.size() > 1)
         check_same(whole, run(pieces));
+}
+
+/// check_made_policy with `Policy(options)`.
+template<class Policy, class Options>
+void check_text_policy(const input& in, const Options& options, closing_rule closing, std::size_t held_bound,
+                       bool complete_at_end = false)
+{
+    check_made_policy<Policy>(in, [&] { return Policy(options); }, decodes_file_bodies<Policy>(), closing, held_bound,
+                              complete_at_end);
 }
 
 /// Provider pipelines: runs `body` whole and in the input's chunking through

@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
 done
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-# One target per registered provider (registry.hpp), built from fuzz_provider.cpp.
+# One target per registered provider (registry.hpp), all run by fuzz_provider.cpp's binary.
 read -r -a providers <<<"$(tr '\n' ' ' <"$repo/include/toolstream/registry.hpp" \
     | grep -o 'registered_providers = type_list<[^>]*>' | sed 's/.*type_list<//; s/>$//' | tr -d ' ' | tr ',' ' ')"
 [ ${#providers[@]} -gt 0 ] || { echo "no providers found in registry.hpp" >&2; exit 2; }
@@ -72,23 +72,22 @@ fi
 flags=(-std=c++20 -O2 -g1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=undefined -Wall -Wextra -Wpedantic -Werror
        -I"$repo/include" -I"$repo/tests")
-build() {
-    local t=$1 bin=$work/bin/fuzz_$1 src=fuzz_$1.cpp define=()
-    case " $provider_names " in
-        *" $t "*) src=fuzz_provider.cpp define=(-DTOOLSTREAM_FUZZ_PROVIDER="$t") ;;
-    esac
+build() {   # build NAME: fuzz/fuzz_NAME.cpp into $work/bin/fuzz_NAME
+    local src=fuzz_$1.cpp bin=$work/bin/fuzz_$1
     if [ -x "$bin" ] && [ -z "$(find "$repo/include" "$repo/fuzz" "$repo/tests/support" -newer "$bin" \
             \( -name '*.hpp' -o -name "$src" \) -print -quit)" ]; then
         return 0
     fi
-    "$cxx" "${flags[@]}" "${define[@]}" "$repo/fuzz/$src" -o "$bin.tmp" -lboost_json && mv "$bin.tmp" "$bin"
+    "$cxx" "${flags[@]}" "$repo/fuzz/$src" -o "$bin.tmp" -lboost_json && mv "$bin.tmp" "$bin"
 }
 export -f build
-provider_names="${providers[*]}"
-export cxx repo work provider_names
+export cxx repo work
 export flags_str="${flags[*]}"
-echo "building ${#targets[@]} targets with $cxx ..." >&2
-printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'flags=($flags_str); build {}' \
+binary_of() { if is_provider "$1"; then echo provider; else echo "$1"; fi; }   # the providers share one
+binaries=()
+while IFS= read -r b; do binaries+=("$b"); done < <(for t in "${targets[@]}"; do binary_of "$t"; done | awk '!seen[$0]++')
+echo "building ${#binaries[@]} binaries for ${#targets[@]} targets with $cxx ..." >&2
+printf '%s\n' "${binaries[@]}" | xargs -P "$jobs" -I{} bash -c 'flags=($flags_str); build {}' \
     || { echo "build failed" >&2; exit 1; }
 
 # --- seeds: a 4-byte header (chunking and limits, see fuzz_support.hpp) before each -------------
@@ -233,7 +232,7 @@ run_target() {
     mkdir -p "$corpora/$t" "$work/artifacts/$t"
     local status=0 len=$max_len
     case $t in xml|json|sentinel|structured|api_tool_call) len=$policy_max_len ;; esac
-    "$work/bin/fuzz_$t" -max_total_time="$seconds" -runs="$runs" -max_len="$len" -timeout=30 -rss_limit_mb=2048 \
+    TOOLSTREAM_FUZZ_PROVIDER=$t "$work/bin/fuzz_$(binary_of "$t")" -max_total_time="$seconds" -runs="$runs" -max_len="$len" -timeout=30 -rss_limit_mb=2048 \
         "${extra[@]}" -print_final_stats=1 -artifact_prefix="$work/artifacts/$t/" \
         "$corpora/$t" "$work/seeds/$t" >"$log" 2>&1 || status=$?
     echo "$status" >"$logs/$t.status"
