@@ -63,14 +63,14 @@ mkdir -p "$work"/{bin,seeds,artifacts} "$corpora" "$logs"
 
 # --- toolchain ---------------------------------------------------------------------------------
 cxx=clang++-14
-if ! command -v "$cxx" >/dev/null || [ ! -e /usr/include/boost/json.hpp ] \
+if ! command -v "$cxx" >/dev/null || ! command -v ld.lld >/dev/null || [ ! -e /usr/include/boost/json.hpp ] \
     || ! ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
-    "$repo/scripts/install-deps.sh" clang-14 libclang-rt-14-dev libboost-json1.81-dev
+    "$repo/scripts/install-deps.sh" clang-14 libclang-rt-14-dev lld libboost-json1.81-dev
 fi
 
 # --- build (skipped for a target whose binary is newer than every header and its source) ---------
 flags=(-std=c++20 -O2 -g1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
-       -fno-sanitize-recover=undefined -Wall -Wextra -Wpedantic -Werror
+       -fno-sanitize-recover=undefined -Wall -Wextra -Wpedantic -Werror -fuse-ld=lld
        -I"$repo/include" -I"$repo/tests")
 build() {   # build NAME: fuzz/fuzz_NAME.cpp into $work/bin/fuzz_NAME
     local src=fuzz_$1.cpp bin=$work/bin/fuzz_$1

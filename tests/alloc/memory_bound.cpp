@@ -1,4 +1,4 @@
-// Peak live heap while 200 MB of hostile input streams through toolstream in 64 KiB writes,
+// Peak live heap while up to 200 MB of hostile input streams through toolstream in 64 KiB writes,
 // measured by the replaced operator new/delete of support/counting_allocator_impl.hpp.
 // Its own executable: the replacement must not see the allocations of unrelated tests.
 //
@@ -41,16 +41,16 @@ std::size_t peak_during(const std::function<void()>& run)
     return heap::peak_bytes() - base;
 }
 
-/// Writes `head`, then `total` bytes made of `unit` repeated, in `write_size` writes, to `write`
-/// (the 64 KiB buffer is refilled as it goes: 200 MB are never held), then the rest of the
-/// unit; returns the bytes written.
+/// Writes `head`, then `bytes` (default `total`) made of `unit` repeated, in `write_size` writes,
+/// to `write` (the 64 KiB buffer is refilled as it goes: 200 MB are never held), then the rest
+/// of the unit; returns the bytes written.
 template<class Write>
-std::size_t stream(std::string_view head, std::string_view unit, Write&& write)
+std::size_t stream(std::string_view head, std::string_view unit, Write&& write, std::size_t bytes = total)
 {
     std::string buffer(head);
     std::size_t sent = 0;
     std::size_t next = 0;   // position in `unit` that the buffer continues from
-    while (sent < total) {
+    while (sent < bytes) {
         while (buffer.size() < write_size) {
             const std::size_t n = std::min(unit.size() - next, write_size - buffer.size());
             buffer.append(unit.substr(next, n));
@@ -125,7 +125,7 @@ TEST_CASE("memory bound: 100000 parallel call indexes through openai_chat", "[al
     native_call_limits limits;
     limits.max_argument_bytes = 4096;
     // Round robin over 100,000 indexes: each event names the next index with an id, a name and
-    // a piece of arguments, so every index opens a call; 200 MB cycle through them ~15 times.
+    // a piece of arguments, so every index opens a call; 64 MB cycle through them 5 times.
     std::string unit;
     for (std::size_t index = 0; index < 100'000; ++index)
         unit += R"(data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":)" + std::to_string(index)
@@ -136,10 +136,15 @@ TEST_CASE("memory bound: 100000 parallel call indexes through openai_chat", "[al
         pipeline_options options;
         options.native_limits = limits;
         pipeline<openai_chat, api_tool_call, null_sink> p(null_sink{}, options);
-        CHECK(stream("", unit, [&](std::string_view bytes) {
-            const auto ec = p.write(bytes);
-            refused += ec == error::too_many_calls || ec == error::invalid_payload;
-        }) >= total);
+        constexpr std::size_t bytes = std::size_t{64} << 20;
+        CHECK(stream(
+                  "", unit,
+                  [&](std::string_view piece) {
+                      const auto ec = p.write(piece);
+                      refused += ec == error::too_many_calls || ec == error::invalid_payload;
+                  },
+                  bytes)
+              >= bytes);
         REQUIRE(!p.finish());
         CHECK(p.choice(0).invocations().size() == native_call_limits{}.max_calls);
     });

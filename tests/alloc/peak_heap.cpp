@@ -124,7 +124,7 @@ TEST_CASE("peak heap: one write_file call holds at most 3x its arguments", "[all
 {
     for (const std::size_t content : {1 * mib, 4 * mib}) {
         const std::size_t n = bench::write_file_arguments_json(content).size();   // N: argument bytes
-        const std::string sse = bench::openai_chat_write_file_sse(content, 16);
+        const std::string sse = bench::openai_chat_write_file_sse(content, 64);
         const std::string gemini_sse = bench::gemini_write_file_sse(content, 16);
         const std::string hermes = hermes_text(content);
         const std::string xml = bench::xml_embedded_text(content);
@@ -204,7 +204,7 @@ TEST_CASE("peak heap: with keep_file_bodies off a call's heap does not grow with
         CHECK(b.held_after < 8 * write_size);   // xml: 250 KiB of its own buffers after 64 KiB writes
     };
     check("openai_chat, no bodies", [&](std::size_t content) {
-        const std::string sse = bench::openai_chat_write_file_sse(content, 16);
+        const std::string sse = bench::openai_chat_write_file_sse(content, 64);
         return run<openai_pipeline>(sse, options);
     });
     check("hermes, no bodies", [&](std::size_t content) {

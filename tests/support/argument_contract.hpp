@@ -5,6 +5,7 @@
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/parse_json.hpp>
+#include <toolstream/error.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/types.hpp>
 

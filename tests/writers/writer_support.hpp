@@ -1,10 +1,8 @@
 // Test support for the OpenAI writers: a string output, fixed identity, and runs of a handler or
-// a pipeline whose sink is the writer.
+// a pipeline whose sink is the writer. The runs are compiled once, in writer_support.cpp: each
+// instantiates the handler or pipeline over every registered policy.
 #pragma once
 
-#include <toolstream/handler.hpp>
-#include <toolstream/policies/runtime.hpp>
-#include <toolstream/runtime_pipeline.hpp>
 #include <toolstream/writers/openai_completion.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 
@@ -49,21 +47,8 @@ inline std::string chunk_of(std::string_view delta, std::string_view finish = "n
 
 /// Model text through a handler with `policy`, fed in `pieces`, written as SSE: one choice that
 /// finishes with tool_calls when it made a complete call, else stop.
-inline std::string text_to_sse(std::string_view policy, const std::vector<std::string_view>& pieces,
-                               openai_sse_options options = fixed_identity())
-{
-    handler<runtime_policy, string_sse_writer> h(string_sse_writer{string_output{}, std::move(options)}, {},
-                                                 make_policy(policy).value());
-    for (auto piece : pieces)
-        (void)h.feed(piece);
-    (void)h.finalize();
-    bool made_calls = false;
-    for (const auto& inv : h.invocations())
-        made_calls = made_calls || inv.is_complete();
-    h.sink()(choice_finished{0, {}, made_calls ? finish_kind::tool_calls : finish_kind::stop});
-    h.sink().done();
-    return std::move(h.sink().output().bytes);
-}
+std::string text_to_sse(std::string_view policy, const std::vector<std::string_view>& pieces,
+                        openai_sse_options options = fixed_identity());
 
 /// Both writers on one pipeline.
 struct both_writers {
@@ -81,17 +66,7 @@ struct both_writers {
 
 /// A provider stream through a pipeline (`parser` policy) fed in `pieces` of `chunk` bytes
 /// (0: whole), into both writers.
-inline both_writers provider_to_openai(std::string_view provider, std::string_view parser, std::string_view bytes,
-                                       std::size_t chunk = 0)
-{
-    auto made = runtime_pipeline<both_writers>::create(provider, parser);
-    auto& p = **made;
-    const std::size_t step = chunk == 0 ? bytes.size() + 1 : chunk;
-    for (std::size_t at = 0; at < bytes.size(); at += step)
-        (void)p.write(bytes.substr(at, step));
-    (void)p.finish();
-    p.sink().sse.done();
-    return std::move(p.sink());
-}
+both_writers provider_to_openai(std::string_view provider, std::string_view parser, std::string_view bytes,
+                                std::size_t chunk = 0);
 
 } // namespace toolstream::test
