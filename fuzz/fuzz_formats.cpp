@@ -11,6 +11,7 @@
 #include "fuzz_support.hpp"
 
 #include <concepts>
+#include <type_traits>
 
 namespace {
 
@@ -26,36 +27,18 @@ constexpr std::size_t text_format_count(type_list<P...>) noexcept
     return (std::size_t{0} + ... + std::size_t{text_format<P>});
 }
 
-/// The `n`th text format of the list, built from `options`.
-template<class... P>
-runtime_policy nth_format(type_list<P...>, std::size_t n, const text_format_options& options)
+/// Calls `f(std::type_identity<P>{})` for the `n`th text format P of the list.
+template<class... P, class F>
+void with_nth_format(type_list<P...>, std::size_t n, F&& f)
 {
-    runtime_policy made;
     std::size_t i = 0;
     (
         [&] {
             if constexpr (text_format<P>)
                 if (i++ == n)
-                    made = runtime_policy{P(options)};
+                    f(std::type_identity<P>{});
         }(),
         ...);
-    return made;
-}
-
-/// Whether the `n`th text format of the list decodes file bodies (see fuzz::recorder).
-template<class... P>
-bool nth_decodes_file_bodies(type_list<P...>, std::size_t n)
-{
-    bool decodes = false;
-    std::size_t i = 0;
-    (
-        [&] {
-            if constexpr (text_format<P>)
-                if (i++ == n)
-                    decodes = fuzz::decodes_file_bodies<P>();
-        }(),
-        ...);
-    return decodes;
 }
 
 constexpr std::size_t formats = text_format_count(registered_policies{});
@@ -84,13 +67,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // call ENDs complete after its closing marker or, when that was stripped, at the end of the
     // stream (in finalize()): no closing rule is checked.
     const std::size_t bound = options.max_held + 2 * options.max_held_body + 512;
+    bool decodes = false;
+    with_nth_format(registered_policies{}, format,
+                    [&](auto p) { decodes = fuzz::decodes_file_bodies<typename decltype(p)::type>(); });
     fuzz::check_made_policy<runtime_policy>(
         *in,
         [&] {
-            runtime_policy p = nth_format(registered_policies{}, format, options);
-            p.set_reasoning(reasoning);
-            return p;
+            runtime_policy made;
+            with_nth_format(registered_policies{}, format,
+                            [&](auto p) { made = runtime_policy{typename decltype(p)::type(options)}; });
+            made.set_reasoning(reasoning);
+            return made;
         },
-        nth_decodes_file_bodies(registered_policies{}, format), nullptr, bound, true);
+        decodes, nullptr, bound, true);
     return 0;
 }
