@@ -9,8 +9,10 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD_DIR:-$root/build-bench-smoke}
 
+# No debug information: nothing here is profiled, and it adds two fifths to the build.
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTOOLSTREAM_BUILD_BENCHMARKS=ON \
-      -DTOOLSTREAM_WARNINGS_AS_ERRORS=ON -DTOOLSTREAM_BUILD_TESTS=OFF -DTOOLSTREAM_BUILD_EXAMPLES=OFF >/dev/null
+      -DTOOLSTREAM_WARNINGS_AS_ERRORS=ON -DTOOLSTREAM_BUILD_TESTS=OFF -DTOOLSTREAM_BUILD_EXAMPLES=OFF \
+      -DTOOLSTREAM_BENCHMARK_DEBUG_INFO=OFF >/dev/null
 cmake --build "$build" --target toolstream_benchmarks -j "$(nproc)"
 
 status=0
