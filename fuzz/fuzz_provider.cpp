@@ -6,35 +6,34 @@
 
 #include "fuzz_support.hpp"
 
+#include <array>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
-#include <string_view>
 
 namespace {
 
 using check_function = void (*)(const toolstream::fuzz::input&);
 
+// The check of each registered provider, in registry order (that of provider_names).
 template<class... P>
-check_function check_of(toolstream::type_list<P...>, std::string_view name) noexcept
+constexpr std::array<check_function, sizeof...(P)> checks_of(toolstream::type_list<P...>) noexcept
 {
-    check_function chosen = nullptr;
-    ((name == toolstream::provider_converter<P>::name ? (void)(chosen = &toolstream::fuzz::check_provider<P>)
-                                                       : (void)0),
-     ...);
-    return chosen;
+    return {&toolstream::fuzz::check_provider<P>...};
 }
 
 // A run without a known provider would fuzz nothing and look like a clean run: it stops instead.
 check_function chosen_check()
 {
     const char* name = std::getenv("TOOLSTREAM_FUZZ_PROVIDER");
-    const check_function check = name ? check_of(toolstream::registered_providers{}, name) : nullptr;
-    if (!check) {
+    constexpr auto checks = checks_of(toolstream::registered_providers{});
+    const std::size_t i = name ? toolstream::detail::index_of(toolstream::provider_names, name) : checks.size();
+    if (i == checks.size()) {
         std::fprintf(stderr, "fuzz_provider: set TOOLSTREAM_FUZZ_PROVIDER to a provider of registry.hpp (got %s)\n",
                      name ? name : "nothing");
         std::abort();
     }
-    return check;
+    return checks[i];
 }
 
 } // namespace
