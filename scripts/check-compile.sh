@@ -7,8 +7,9 @@
 #   scripts/check-compile.sh [-j N] CONFIG...     CONFIG: compiler:standard[:libc++]
 #   scripts/check-compile.sh clang++-16:c++2b clang++-16:c++20:libc++   (c++2b: C++23, as clang 14/16 spell it)
 #   scripts/check-compile.sh ci                    # the CI matrix (below)
-# CHECK_COMPILE_WHAT=alone compiles each header alone instead of the all-headers TU (slow: ctest's
-# headers_compile_alone.* does that with the build's compilers). BOOST_INCLUDE_DIR: default
+# CHECK_COMPILE_WHAT=alone compiles each header alone, detail/ and impl/ included, instead of the
+# all-headers TU (slow: ctest's headers_compile_alone.* does that for the public headers with the
+# build's compiler). BOOST_INCLUDE_DIR: default
 # /usr/include. Prints one line per configuration; on a failure, the compiler's output.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
