@@ -84,6 +84,25 @@ TEST_CASE("append_json_escaped: every byte value at every offset of a run", "[sc
     }
 }
 
+TEST_CASE("append_json_escaped: escapes denser than its first room, across blocks", "[scan_runs]")
+{
+    // The room made per block assumes an escape in ten bytes or fewer; these need up to six times
+    // the input, in the first block, the last, or from the middle of one.
+    for (std::size_t size : {1023, 1024, 1025, 5000}) {
+        for (std::string_view escape : {"\x01", "\"", "\n\x1f"}) {
+            for (std::size_t plain : {std::size_t{0}, size / 2}) {
+                std::string s(plain, 'a');
+                while (s.size() < size)
+                    s += escape;
+                std::string out = "x";
+                detail::append_json_escaped(out, s);
+                INFO("size " << s.size() << ", plain prefix " << plain);
+                REQUIRE(out == "x" + naive_escape(s));
+            }
+        }
+    }
+}
+
 TEST_CASE("decode_json_escaped reads append_json_escaped's text as Boost.JSON does", "[scan_runs]")
 {
     std::minstd_rand random(23);

@@ -13,6 +13,7 @@
 
 #include <boost/json/value.hpp>
 
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -24,78 +25,99 @@
 
 namespace toolstream::detail {
 
+/// Flags, in the high bit of each byte, the bytes of the word `w` (eight bytes in memory order)
+/// that JSON must escape: a control character, `"` or `\\`. On a little-endian machine the
+/// lowest flag is exact; false flags only ever lie above a true one, since a borrow runs upward.
+constexpr std::uint64_t json_escape_flags(std::uint64_t w) noexcept
+{
+    constexpr std::uint64_t ones = 0x0101010101010101u;
+    constexpr std::uint64_t highs = 0x8080808080808080u;
+    const auto has_zero = [](std::uint64_t v) noexcept { return (v - ones) & ~v & highs; };
+    // A byte below 0x20 (its high bit clear and w - 0x20 borrowing), or equal to `"` or `\\`.
+    const std::uint64_t control = (w - ones * 0x20) & ~w & highs;
+    return control | has_zero(w ^ (ones * '"')) | has_zero(w ^ (ones * '\\'));
+}
+
+constexpr bool needs_json_escape(unsigned char c) noexcept
+{
+    return c < 0x20 || c == '"' || c == '\\';
+}
+
 /// The index of the first byte of `s` at or after `i` that JSON must escape (a control
 /// character, `"` or `\\`), or s.size(). Eight bytes at a time: a byte that needs no escape is
 /// the rule in model text, so runs are found without a branch per byte.
 inline std::size_t find_json_escape(std::string_view s, std::size_t i = 0) noexcept
 {
-    constexpr std::uint64_t ones = 0x0101010101010101u;
-    constexpr std::uint64_t highs = 0x8080808080808080u;
-    const auto has_zero = [](std::uint64_t v) noexcept { return (v - ones) & ~v & highs; };
-    for (; i + 8 <= s.size(); i += 8) {
-        std::uint64_t w;
-        std::memcpy(&w, s.data() + i, 8);
-        // A byte below 0x20 (its high bit clear and w - 0x20 borrowing), or equal to `"` or `\`.
-        // False flags only ever lie above a true one (a borrow runs upward): the lowest is exact.
-        const std::uint64_t control = (w - ones * 0x20) & ~w & highs;
-        const std::uint64_t hit = control | has_zero(w ^ (ones * '"')) | has_zero(w ^ (ones * '\\'));
-        if (hit == 0)
-            continue;
-        if constexpr (std::endian::native == std::endian::little)
-            return i + static_cast<std::size_t>(std::countr_zero(hit)) / 8;
-        break;
+    if constexpr (std::endian::native == std::endian::little) {
+        for (; i + 8 <= s.size(); i += 8) {
+            std::uint64_t w;
+            std::memcpy(&w, s.data() + i, 8);
+            if (const std::uint64_t hit = json_escape_flags(w); hit != 0)
+                return i + static_cast<std::size_t>(std::countr_zero(hit)) / 8;
+        }
     }
-    for (; i < s.size(); ++i) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c < 0x20 || c == '"' || c == '\\')
+    for (; i < s.size(); ++i)
+        if (needs_json_escape(static_cast<unsigned char>(s[i])))
             return i;
-    }
     return s.size();
 }
 
 /// Appends the JSON escape of `s` without the surrounding quotes. Non-ASCII bytes pass through
 /// unchanged; control characters use the short escapes or `\u00xx`, as JSON.stringify does.
-/// Writes through a pointer into room made a block at a time: code escapes a byte in ten or so,
-/// and an append per escape cost more than the scan.
+/// Code escapes a byte in ten or so, so the scan and the copy are one pass: each word of eight
+/// bytes is stored whole into a buffer on the stack, and the write position moves past the bytes
+/// before its first escape. The buffer is appended a block at a time (resizing the string to the
+/// worst case first would zero-fill six bytes per byte).
 inline void append_json_escaped(std::string& out, std::string_view s)
 {
     static constexpr char hex[] = "0123456789abcdef";
-    if (s.size() == 1 && find_json_escape(s) == 1) {
+    static constexpr auto short_escapes = [] {   // the letter after `\\`, or 0 for `\u00xx`
+        std::array<char, 256> letters{};
+        letters['"'] = '"';
+        letters['\\'] = '\\';
+        letters['\b'] = 'b';
+        letters['\f'] = 'f';
+        letters['\n'] = 'n';
+        letters['\r'] = 'r';
+        letters['\t'] = 't';
+        return letters;
+    }();
+    if (s.size() == 1 && !needs_json_escape(static_cast<unsigned char>(s[0]))) {
         out.push_back(s[0]);   // a one-byte delta (a token of one character) is common
         return;
     }
-    constexpr std::size_t block = 1024;   // up to 6 bytes out per byte in: `\u00xx`
+    constexpr std::size_t block = 1024;
+    char escaped[block * 6 + 8];   // 6 bytes out per byte in at most, and a word stored past them
     for (std::size_t at = 0; at < s.size(); at += block) {
         const std::string_view part = s.substr(at, block);
-        const std::size_t base = out.size();
-        reserve_growing(out, 6 * part.size());
-        out.resize(base + 6 * part.size());
-        char* o = out.data() + base;
-        for (std::size_t i = 0;;) {
-            const std::size_t e = find_json_escape(part, i);
-            std::memcpy(o, part.data() + i, e - i);
-            o += e - i;
-            if (e == part.size())
-                break;
-            i = e + 1;
-            const auto c = static_cast<unsigned char>(part[e]);
+        char* o = escaped;
+        for (std::size_t i = 0; i < part.size();) {
+            if (std::endian::native == std::endian::little && i + 8 <= part.size()) {
+                std::uint64_t w;
+                std::memcpy(&w, part.data() + i, 8);
+                std::memcpy(o, &w, 8);
+                const std::uint64_t hit = json_escape_flags(w);
+                const std::size_t clean = hit == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(hit)) / 8;
+                o += clean;
+                i += clean;
+                if (clean == 8)
+                    continue;
+            } else if (!needs_json_escape(static_cast<unsigned char>(part[i]))) {
+                *o++ = part[i++];
+                continue;
+            }
+            const auto c = static_cast<unsigned char>(part[i++]);
             *o++ = '\\';
-            switch (c) {
-            case '"': *o++ = '"'; break;
-            case '\\': *o++ = '\\'; break;
-            case '\b': *o++ = 'b'; break;
-            case '\f': *o++ = 'f'; break;
-            case '\n': *o++ = 'n'; break;
-            case '\r': *o++ = 'r'; break;
-            case '\t': *o++ = 't'; break;
-            default:
+            if (const char letter = short_escapes[c]; letter != 0) {
+                *o++ = letter;
+            } else {
                 std::memcpy(o, "u00", 3);
                 o[3] = hex[c >> 4];
                 o[4] = hex[c & 0xf];
                 o += 5;
             }
         }
-        out.resize(static_cast<std::size_t>(o - out.data()));
+        append_growing(out, std::string_view(escaped, static_cast<std::size_t>(o - escaped)));
     }
 }
 
