@@ -20,7 +20,8 @@ namespace toolstream::detail {
 /// triple quotes, f-strings without placeholders (`{{` `}}`). A raw line break inside a
 /// single-quoted string is kept (vLLM escapes it before parsing). Surrogate pairs written as two
 /// `\u` escapes combine; a lone surrogate becomes U+FFFD. Decoded text goes to `emit` in whole
-/// UTF-8 characters; the bytes are the call's text.
+/// UTF-8 characters, gathered over the runs and escapes of one read() (source code escapes a
+/// byte in ten or so, and each emit is an event); the bytes are the call's text.
 class python_string {
 public:
     enum class result { more, closed, failed };
@@ -56,6 +57,36 @@ public:
     /// Reads the string on: closed once its closing quote is taken.
     template<class W, class Emit>
     result read(block_context<W>& ctx, Emit&& emit)
+    {
+        gather_ = ctx.view().size() > 8;   // a few bytes hold an escape or two at most: no gain
+        const result r = decode(ctx, emit);
+        flush(emit);
+        return r;
+    }
+
+    /// The string (and any continuing it) ended: a lone high surrogate becomes U+FFFD.
+    template<class Emit>
+    void finish(Emit&& emit)
+    {
+        if (high_ != 0)
+            text({}, emit);
+        flush(emit);
+    }
+
+    void reset() noexcept
+    {
+        quote_ = 0;
+        triple_ = raw_ = fstring_ = empty_ = false;
+        high_ = 0;
+        error_.clear();
+        decoded_.clear();
+    }
+
+private:
+    static constexpr std::size_t gathered = 4096;   // decoded text is emitted once this much waits
+
+    template<class W, class Emit>
+    result decode(block_context<W>& ctx, Emit& emit)
     {
         for (;;) {
             const std::string_view v = ctx.view();
@@ -104,32 +135,30 @@ public:
         }
     }
 
-    /// The string (and any continuing it) ended: a lone high surrogate becomes U+FFFD.
-    template<class Emit>
-    void finish(Emit&& emit)
-    {
-        if (high_ != 0)
-            text({}, emit);
-    }
-
-    void reset() noexcept
-    {
-        quote_ = 0;
-        triple_ = raw_ = fstring_ = empty_ = false;
-        high_ = 0;
-        error_.clear();
-    }
-
-private:
     template<class Emit>
     void text(std::string_view s, Emit& emit)
     {
         if (high_ != 0) {
             high_ = 0;
-            emit(replacement_character);
+            decoded_.append(replacement_character);
         }
-        if (!s.empty())
+        if (!gather_ || s.size() >= gathered) {   // a long run goes as it is, not copied
+            flush(emit);
             emit(s);
+            return;
+        }
+        decoded_.append(s);
+        if (decoded_.size() >= gathered)
+            flush(emit);
+    }
+
+    template<class Emit>
+    void flush(Emit& emit)
+    {
+        if (decoded_.empty())
+            return;
+        emit(std::string_view(decoded_));
+        decoded_.clear();
     }
 
     template<class Emit>
@@ -212,6 +241,8 @@ private:
     bool empty_ = false;
     std::uint32_t high_ = 0;   // a high surrogate waiting for its low half
     std::string error_;
+    std::string decoded_;      // decoded text not emitted yet (empty between calls)
+    bool gather_ = false;      // this read() gathers decoded text into decoded_
 };
 
 } // namespace toolstream::detail
