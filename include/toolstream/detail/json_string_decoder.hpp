@@ -113,11 +113,19 @@ private:
     {
         // The decoding is never longer than its input plus a held character; 8 more for word stores.
         const std::size_t base = out.size();
-        out.resize(base + read_room(n));
-        char* o = out.data() + base;
-        const std::size_t used = decode(s, n, o, ec);
-        out.resize(static_cast<std::size_t>(o - out.data()));
-        return used;
+        if constexpr (requires { out.grow(std::size_t{}); }) {   // boost::json::string: no zero-fill
+            out.reserve(base + read_room(n));
+            char* o = out.data() + base;
+            const std::size_t used = decode(s, n, o, ec);
+            out.grow(static_cast<std::size_t>(o - (out.data() + base)));
+            return used;
+        } else {
+            out.resize(base + read_room(n));
+            char* o = out.data() + base;
+            const std::size_t used = decode(s, n, o, ec);
+            out.resize(static_cast<std::size_t>(o - out.data()));
+            return used;
+        }
     }
 
     std::size_t decode(const char* s, std::size_t n, char*& o, error_code& ec)

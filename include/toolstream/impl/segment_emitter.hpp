@@ -254,8 +254,8 @@ boost::json::value segment_emitter<Target>::parse_body_apart(open_segment& s, co
     const std::string_view escaped = text.substr(s.body_begin, s.body_end - s.body_begin);
     boost::json::string& body = v.get_object()[syntax.content_argument].emplace_string();
     if (s.writer == fragments::generated) {
-        body.resize(escaped.size());   // the decoding is never longer
-        body.resize(detail::decode_json_escaped(escaped, body.data()));
+        body.reserve(escaped.size());   // the decoding is never longer; grow() does not zero-fill
+        body.grow(detail::decode_json_escaped(escaped, body.data()));
     } else {
         detail::json_string_decoder decoder;
         const std::string_view quoted = text.substr(s.body_begin, escaped.size() + 1);   // to the closing quote
