@@ -43,25 +43,6 @@ constexpr bool needs_json_escape(unsigned char c) noexcept
     return c < 0x20 || c == '"' || c == '\\';
 }
 
-/// The index of the first byte of `s` at or after `i` that JSON must escape (a control
-/// character, `"` or `\\`), or s.size(). Eight bytes at a time: a byte that needs no escape is
-/// the rule in model text, so runs are found without a branch per byte.
-inline std::size_t find_json_escape(std::string_view s, std::size_t i = 0) noexcept
-{
-    if constexpr (std::endian::native == std::endian::little) {
-        for (; i + 8 <= s.size(); i += 8) {
-            std::uint64_t w;
-            std::memcpy(&w, s.data() + i, 8);
-            if (const std::uint64_t hit = json_escape_flags(w); hit != 0)
-                return i + static_cast<std::size_t>(std::countr_zero(hit)) / 8;
-        }
-    }
-    for (; i < s.size(); ++i)
-        if (needs_json_escape(static_cast<unsigned char>(s[i])))
-            return i;
-    return s.size();
-}
-
 /// Appends the JSON escape of `s` without the surrounding quotes. Non-ASCII bytes pass through
 /// unchanged; control characters use the short escapes or `\u00xx`, as JSON.stringify does.
 /// Code escapes a byte in ten or so, so the scan and the copy are one pass: each word of eight
