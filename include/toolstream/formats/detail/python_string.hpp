@@ -144,7 +144,8 @@ private:
         }
         if (!gather_ || s.size() >= gathered) {   // a long run goes as it is, not copied
             flush(emit);
-            emit(s);
+            if (!s.empty())
+                emit(s);
             return;
         }
         decoded_.append(s);
