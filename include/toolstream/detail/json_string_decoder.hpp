@@ -112,20 +112,21 @@ private:
     std::size_t read_slice(const char* s, std::size_t n, String& out, error_code& ec)
     {
         // The decoding is never longer than its input plus a held character; 8 more for word stores.
+        // boost::json::string grows into reserved room; std::string is resized (zero-filled) first.
+        constexpr bool grows = requires { out.grow(std::size_t{}); };
         const std::size_t base = out.size();
-        if constexpr (requires { out.grow(std::size_t{}); }) {   // boost::json::string: no zero-fill
+        if constexpr (grows)
             out.reserve(base + read_room(n));
-            char* o = out.data() + base;
-            const std::size_t used = decode(s, n, o, ec);
-            out.grow(static_cast<std::size_t>(o - (out.data() + base)));
-            return used;
-        } else {
+        else
             out.resize(base + read_room(n));
-            char* o = out.data() + base;
-            const std::size_t used = decode(s, n, o, ec);
-            out.resize(static_cast<std::size_t>(o - out.data()));
-            return used;
-        }
+        char* o = out.data() + base;
+        const std::size_t used = decode(s, n, o, ec);
+        const auto written = static_cast<std::size_t>(o - (out.data() + base));
+        if constexpr (grows)
+            out.grow(written);
+        else
+            out.resize(base + written);
+        return used;
     }
 
     std::size_t decode(const char* s, std::size_t n, char*& o, error_code& ec)
