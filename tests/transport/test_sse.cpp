@@ -1,3 +1,4 @@
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/transport/sse.hpp>
 
 #include "catch_compat.hpp"
@@ -199,6 +200,9 @@ TEST_CASE("sse: the DONE sentinel sets done() and is not delivered", "[sse]")
     check_splits("data:  [DONE] \r\n\r\n", events({}, true));
     REQUIRE(decode("data: [DONE]x\n\ndata: x[DONE]\n\n") == events({{"", "[DONE]x"}, {"", "x[DONE]"}}));
     REQUIRE(decode("data: a\n\n") == events({{"", "a"}}, false));
+    // Data lines joined across blank-looking lines, and payloads that only start like the marker.
+    check_splits("data: \t\ndata: [DONE]\ndata:\n\n", events({}, true));
+    REQUIRE(decode("data: [DONE\n\ndata: [1]\n\ndata:  \t\n\n") == events({{"", "[DONE"}, {"", "[1]"}}));
 
     sse_decoder dec;
     decoded r;
@@ -206,6 +210,32 @@ TEST_CASE("sse: the DONE sentinel sets done() and is not delivered", "[sse]")
     REQUIRE(!dec.done());   // not before its blank line
     REQUIRE(!dec.write("\n", recorder{&r}));
     REQUIRE(dec.done());
+}
+
+TEST_CASE("ascii: equals, skip_blanks, trim_blanks and all_blank", "[sse][ascii]")
+{
+    using namespace toolstream::detail;
+    STATIC_REQUIRE(equals("data", "data"));
+    STATIC_REQUIRE(!equals("data", "date"));
+    STATIC_REQUIRE(!equals("data", "dat"));
+    STATIC_REQUIRE(!equals("", "x"));
+    STATIC_REQUIRE(equals("", std::string_view{}));
+    REQUIRE(equals(std::string("content_block_delta"), "content_block_delta"));
+    REQUIRE(!equals(std::string("content_block_deltA"), "content_block_delta"));
+
+    STATIC_REQUIRE(skip_blanks(" \t\r\nab ") == "ab ");
+    STATIC_REQUIRE(skip_blanks(" \t ").empty());
+    STATIC_REQUIRE(skip_blanks("").empty());
+    STATIC_REQUIRE(skip_blanks("a b", 1) == 2);
+    STATIC_REQUIRE(skip_blanks("a  ", 1) == 3);
+    STATIC_REQUIRE(skip_blanks("ab", 5) == 2);
+    STATIC_REQUIRE(trim_blanks("\n a b\r\n\t") == "a b");
+    STATIC_REQUIRE(trim_blanks(" \n").empty());
+    STATIC_REQUIRE(trim_blanks("x") == "x");
+    STATIC_REQUIRE(all_blank(""));
+    STATIC_REQUIRE(all_blank(" \t\r\n"));
+    STATIC_REQUIRE(!all_blank("  .  "));
+    STATIC_REQUIRE(!all_blank("\v"));   // JSON's whitespace only
 }
 
 TEST_CASE("sse: finish() flushes an unterminated last event only with flush_at_eof", "[sse]")

@@ -1,6 +1,7 @@
 // Anthropic Messages streaming (`event: <type>` + JSON data) converted to chunk_responses.
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/providers/detail/event_fields.hpp>
@@ -75,13 +76,14 @@ private:
     error_code convert_event(const wire_event& ev, Emit& emit)
     {
         // Block deltas are nearly every event of a stream: read them while parsing, no DOM.
-        if (!spliced_ && (ev.name.empty() || ev.name == "content_block_delta" || ev.name == "content_block_stop")
+        using detail::equals;
+        if (!spliced_ && (ev.name.empty() || equals(ev.name, "content_block_delta") || equals(ev.name, "content_block_stop"))
             && sax_.parse(ev.name, ev.data) == detail::sax_outcome::done) {
             const auto& f = sax_.handler();
             const std::string_view type = ev.name.empty() ? std::string_view(f.type) : ev.name;
-            if (type == "content_block_delta" && f.has_delta)
+            if (equals(type, "content_block_delta") && f.has_delta)
                 return on_block_delta(f.index, f.delta_type, f.text, f.thinking, f.partial_json, emit);
-            if (type == "content_block_stop")
+            if (equals(type, "content_block_stop"))
                 return on_block_stop(f.index, emit);
         }
         return convert_tree(ev, emit);
@@ -211,12 +213,7 @@ private:
         const auto index = block_index(raw_index);
         if (!index)
             return error::invalid_payload;
-        auto& c = out_.begin();
-        if (type == "text_delta") {
-            c.content.assign(text);
-        } else if (type == "thinking_delta") {
-            c.reasoning.assign(thinking);
-        } else if (type == "input_json_delta") {
+        if (detail::equals(type, "input_json_delta")) {
             block_kind& k = kind(*index);
             // A delta for a block never started is still a call: emitting it lets the missing
             // name surface downstream instead of losing the call silently.
@@ -228,6 +225,11 @@ private:
             emit(std::size_t{0}, std::as_const(out_.chunk()));   // even when empty: the call exists
             return {};
         }
+        auto& c = out_.begin();
+        if (detail::equals(type, "text_delta"))
+            c.content.assign(text);
+        else if (detail::equals(type, "thinking_delta"))
+            c.reasoning.assign(thinking);
         if (!c.content.empty() || !c.reasoning.empty())
             emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};

@@ -1,6 +1,7 @@
 // OpenAI Responses API streaming (`event: <type>` + JSON data) converted to chunk_responses.
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/providers/detail/event_fields.hpp>
@@ -126,15 +127,16 @@ private:
 
     static delta_target delta_kind(std::string_view type) noexcept
     {
-        if (type == "response.output_text.delta")
+        using detail::equals;
+        if (equals(type, "response.output_text.delta"))
             return delta_target::content;
-        if (type == "response.function_call_arguments.delta")
+        if (equals(type, "response.function_call_arguments.delta"))
             return delta_target::arguments;
-        if (type == "response.reasoning_summary_text.delta" || type == "response.reasoning_text.delta")
+        if (equals(type, "response.reasoning_summary_text.delta") || equals(type, "response.reasoning_text.delta"))
             return delta_target::reasoning;
-        if (type == "response.refusal.delta")
+        if (equals(type, "response.refusal.delta"))
             return delta_target::refusal;
-        if (type == "response.custom_tool_call_input.delta")
+        if (equals(type, "response.custom_tool_call_input.delta"))
             return delta_target::custom_input;
         return delta_target::none;
     }

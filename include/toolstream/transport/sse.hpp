@@ -209,9 +209,9 @@ private:
         std::string_view value = colon == std::string_view::npos ? std::string_view() : line.substr(colon + 1);
         if (!value.empty() && value.front() == ' ')
             value.remove_prefix(1);
-        if (field == "data")
+        if (detail::equals(field, "data"))
             append_data(value, in_input, visit, ec);
-        else if (field == "event")
+        else if (detail::equals(field, "event"))
             name_.assign(value);
         // `id` and `retry` serve reconnection, which is the caller's business; unknown fields are ignored.
     }
@@ -252,10 +252,12 @@ private:
     {
         if (has_data_) {
             const std::string_view data = borrowing_ ? borrowed_ : std::string_view(data_).substr(data_from_);
-            const std::string_view trimmed = detail::trim_blanks(data);
-            if (trimmed == "[DONE]")
+            // Only a payload that starts with `[` can be the end marker: the rest is not trimmed.
+            const std::string_view from_first = detail::skip_blanks(data);
+            if (!from_first.empty() && from_first.front() == '['
+                && detail::equals(detail::trim_blanks(from_first), "[DONE]"))
                 done_ = true;
-            else if (!trimmed.empty())
+            else if (!from_first.empty())
                 visit(wire_event{name_, data});
         }
         clear_event();

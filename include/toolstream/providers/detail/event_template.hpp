@@ -253,7 +253,7 @@ public:
     sax_outcome parse(std::string_view name, std::string_view data, Prepare&& prepare = {})
     {
         Fields& f = parser_.handler();
-        if (shaped_ && name == shape_name_ && shape_.read(data, *f.shape_field(slot_)))
+        if (shaped_ && equals(name, shape_name_) && shape_.read(data, *f.shape_field(slot_)))
             return sax_outcome::done;
         shaped_ = false;
         prepare(f);
