@@ -8,6 +8,7 @@
 #include <boost/json/error.hpp>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -84,20 +85,7 @@ public:
     bool complete() const noexcept { return failure_ == failure::none && phase_ == phase::plain; }
 
     /// The character a short escape stands for (`n` for a newline...), or 0.
-    static char short_escape(char e) noexcept
-    {
-        switch (e) {
-        case '"': return '"';
-        case '\\': return '\\';
-        case '/': return '/';
-        case 'b': return '\b';
-        case 'f': return '\f';
-        case 'n': return '\n';
-        case 'r': return '\r';
-        case 't': return '\t';
-        default: return 0;
-        }
-    }
+    static char short_escape(char e) noexcept { return short_escapes[static_cast<unsigned char>(e)]; }
 
     /// The value of a hex digit, or -1.
     static int hex_value(char c) noexcept
@@ -107,6 +95,12 @@ public:
 
 private:
     static constexpr std::size_t slice = 4096;
+    static constexpr auto short_escapes = [] {   // by the letter after a backslash: what both stand for
+        std::array<char, 256> t{};
+        t['"'] = '"', t['\\'] = '\\', t['/'] = '/';
+        t['b'] = '\b', t['f'] = '\f', t['n'] = '\n', t['r'] = '\r', t['t'] = '\t';
+        return t;
+    }();
 
     template<class String>
     std::size_t read_slice(const char* s, std::size_t n, String& out, error_code& ec)
@@ -135,7 +129,7 @@ private:
         while (i < n) {
             if (phase_ == phase::utf8) {
                 held_bytes_[held_++] = s[i++];
-                if (const int k = utf8_prefix(held_bytes_, held_); k < 0) {
+                if (const int k = utf8_sequence_length(held_bytes_, held_); k < 0) {
                     return fail(failure::utf8, i - 1, ec);
                 } else if (k > 0) {
                     phase_ = phase::plain;
@@ -153,20 +147,31 @@ private:
                     *o++ = c;
                 continue;
             }
-            // ASCII 8 bytes at a time, stored before they are looked at (the output has room).
+            // ASCII 8 bytes at a time, stored before they are looked at (the output has room). A
+            // short escape or a valid UTF-8 character, whole, is decoded here and the words go on:
+            // code and prose hold one every few bytes.
             while (i + 8 <= n) {
                 std::uint64_t x = 0;
                 std::memcpy(&x, s + i, 8);
                 std::memcpy(o, &x, 8);
                 const std::uint64_t hit = special_bytes(x);
-                if (hit != 0) {
-                    const std::size_t k = first_flagged(hit, s + i);
-                    i += k;
-                    o += k;
+                if (hit == 0) {
+                    i += 8;
+                    o += 8;
+                    continue;
+                }
+                const std::size_t k = first_flagged(hit, s + i);
+                i += k;
+                o += k;
+                if (const char d = s[i] == '\\' && i + 1 < n ? short_escape(s[i + 1]) : 0; d != 0) {
+                    *o++ = d;
+                    i += 2;
+                } else if (const int len = utf8_sequence_length(s + i, n - i); len > 1) {
+                    for (int j = 0; j < len; ++j)
+                        *o++ = s[i++];
+                } else {
                     break;
                 }
-                i += 8;
-                o += 8;
             }
             while (i < n && !is_special(s[i]))
                 *o++ = s[i++];
@@ -174,7 +179,7 @@ private:
                 break;
             const char c = s[i];
             if (static_cast<unsigned char>(c) >= 0x80) {
-                const int k = utf8_prefix(s + i, n - i);
+                const int k = utf8_sequence_length(s + i, n - i);
                 if (k < 0)
                     return fail(failure::utf8, i, ec);
                 if (k == 0) {
@@ -246,28 +251,6 @@ private:
         default: ec = boost::json::error::syntax; break;   // a control character, \x, bad UTF-8
         }
         return at;
-    }
-
-    // The length of the UTF-8 character at the start of `s` (1 to 4) when whole and valid, 0 when
-    // `s` ends inside a character valid so far, -1 when invalid (Boost.JSON's rules: no overlong
-    // forms, surrogates or values above U+10FFFF).
-    static int utf8_prefix(const char* s, std::size_t n) noexcept
-    {
-        const auto c = static_cast<unsigned char>(s[0]);
-        const int len = c < 0x80 ? 1 : c < 0xC2 ? -1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : -1;
-        if (len < 0)
-            return -1;
-        // The second byte's range narrows after E0, ED, F0 and F4.
-        const unsigned char low = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
-        const unsigned char high = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
-        for (int k = 1; k < len; ++k) {
-            if (static_cast<std::size_t>(k) >= n)
-                return 0;
-            const auto b = static_cast<unsigned char>(s[k]);
-            if (k == 1 ? (b < low || b > high) : (b & 0xC0) != 0x80)
-                return -1;
-        }
-        return len;
     }
 
     // The value of the 4 hex digits at `s`, or -1.

@@ -1,5 +1,6 @@
 // UTF-8, the one place the library decodes, encodes and cuts it: strict decoding (as Boost.JSON
-// requires), encoding a code point, and holding back a character split between two pieces.
+// requires, whole or fed in pieces), encoding a code point, and holding back a character split
+// between two pieces.
 #pragma once
 
 #include <algorithm>
@@ -30,6 +31,28 @@ inline std::size_t decode_utf8(std::string_view s, std::size_t i, std::uint32_t&
     if (cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
         return 0;
     return n;
+}
+
+/// The length of the UTF-8 character at the start of `s` (1 to 4) when whole and strictly valid
+/// (as decode_utf8), 0 when `s` ends inside a character valid so far, -1 when invalid: a decoder
+/// fed in pieces holds the first kind back and rejects the second at once.
+constexpr int utf8_sequence_length(const char* s, std::size_t n) noexcept
+{
+    const auto c = static_cast<unsigned char>(s[0]);
+    const int len = c < 0x80 ? 1 : c < 0xC2 ? -1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : -1;
+    if (len < 0)
+        return -1;
+    // The second byte's range narrows after E0, ED, F0 and F4.
+    const unsigned char low = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+    const unsigned char high = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    for (int k = 1; k < len; ++k) {
+        if (static_cast<std::size_t>(k) >= n)
+            return 0;
+        const auto b = static_cast<unsigned char>(s[k]);
+        if (k == 1 ? (b < low || b > high) : (b & 0xC0) != 0x80)
+            return -1;
+    }
+    return len;
 }
 
 /// Writes the UTF-8 encoding of `cp` (at most U+10FFFF) to `out`; returns its length (1 to 4).
