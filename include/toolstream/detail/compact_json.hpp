@@ -2,9 +2,10 @@
 //
 // Providers that send tool arguments as objects (Gemini `args`, Ollama `arguments`) or as typed
 // pieces (Gemini `partialArgs`) need their text form, and so do the argument fragments the
-// segment emitter makes. Escaping the pieces of a text one by one gives the escape of the whole. boost::json::serialize is not used: it
-// writes `1E21` and `5E-1`, and `Infinity` for an overflowing number, and it returns a fresh
-// string, while these functions append into a buffer whose capacity the caller reuses.
+// segment emitter makes. Escaping the pieces of a text one by one gives the escape of the whole.
+// boost::json::serialize is not used: it writes `1E21` and `5E-1`, and `Infinity` for an
+// overflowing number, and it returns a fresh string, while these functions append into a buffer
+// whose capacity the caller reuses.
 #pragma once
 
 #include <toolstream/detail/growth.hpp>
