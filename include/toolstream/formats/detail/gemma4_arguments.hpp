@@ -30,10 +30,9 @@ inline marker_front front_of(std::string_view v, std::string_view marker) noexce
     return n == marker.size() ? marker_front::yes : n == v.size() ? marker_front::maybe : marker_front::no;
 }
 
-/// Reads `{key:value,…}`, strings between two `Delimiter`s. A key is bare (up to `:`) or
-/// delimited; a value is a string, an object, an array, or a bare scalar up to `,` `}` `]` or
-/// `<` (read as vLLM's gemma4 parser reads it). Blanks between tokens and a trailing comma are
-/// allowed; `key:}` is an empty string, as in vLLM.
+/// Reads `{key:value,…}`, strings between two `Delimiter`s, as vLLM's gemma4 parser does. A key
+/// is bare (up to `:`) or delimited; a value is a string, object, array, or a bare scalar up to
+/// `,` `}` `]` or `<`. Blanks between tokens and a trailing comma are allowed; `key:}` is "".
 /// - A tool_call's content is the raw text; its argument fragments are written as each token is
 ///   read: a string streams escaped as it comes (a split delimiter holds only its prefix, a split
 ///   UTF-8 character its first bytes); a key or scalar (at most `cap` bytes) when it ends.
@@ -96,9 +95,7 @@ public:
 private:
     enum class phase { key, bare_key, quoted_key, colon, value, string, scalar, separator };
     enum class use { argument, body, metadata, ignored };   // what a value's text is for
-    struct level {
-        bool array, any;   // an array; an element or member was written
-    };
+    struct level { bool array, any; };   // an array; an element or member was written
     static constexpr std::size_t max_depth = 64;
     static constexpr std::size_t max_metadata = 4096;
     // Bytes that end a bare key or scalar (`<` may start a marker).
