@@ -12,47 +12,50 @@
 
 namespace toolstream::detail {
 
-/// Length of the strictly valid UTF-8 sequence at `i` (no overlong forms, surrogates or values
-/// above U+10FFFF, as Boost.JSON requires), storing its value in `cp`; 0 if invalid.
-inline std::size_t decode_utf8(std::string_view s, std::size_t i, std::uint32_t& cp) noexcept
+/// What a lead byte allows: the length of its sequence (0 when it cannot start one) and the range
+/// of the second byte, which narrows after E0, ED, F0 and F4 so that no overlong form, surrogate
+/// or value above U+10FFFF is valid (as Boost.JSON requires).
+struct utf8_lead {
+    int length;
+    unsigned char low, high;
+};
+constexpr utf8_lead lead_of(unsigned char c) noexcept
 {
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
-    const unsigned char c = byte(0);
-    const std::size_t n = c < 0x80 ? 1 : c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
-    if (n == 0 || s.size() - i < n)
-        return 0;
-    cp = n == 1 ? c : c & (0x7Fu >> n);
-    for (std::size_t k = 1; k < n; ++k) {
-        if ((byte(k) & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (byte(k) & 0x3Fu);
-    }
-    static constexpr std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return n;
+    return {c < 0x80 ? 1 : c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0,
+            static_cast<unsigned char>(c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80),
+            static_cast<unsigned char>(c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF)};
 }
 
-/// The length of the UTF-8 character at the start of `s` (1 to 4) when whole and strictly valid
-/// (as decode_utf8), 0 when `s` ends inside a character valid so far, -1 when invalid: a decoder
-/// fed in pieces holds the first kind back and rejects the second at once.
+/// The length of the UTF-8 character at the start of `s` (1 to 4) when whole and strictly valid,
+/// 0 when `s` ends inside a character valid so far, -1 when invalid: a decoder fed in pieces holds
+/// the first kind back and rejects the second at once.
 constexpr int utf8_sequence_length(const char* s, std::size_t n) noexcept
 {
-    const auto c = static_cast<unsigned char>(s[0]);
-    const int len = c < 0x80 ? 1 : c < 0xC2 ? -1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : -1;
-    if (len < 0)
+    const utf8_lead lead = lead_of(static_cast<unsigned char>(s[0]));
+    if (lead.length == 0)
         return -1;
-    // The second byte's range narrows after E0, ED, F0 and F4.
-    const unsigned char low = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
-    const unsigned char high = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
-    for (int k = 1; k < len; ++k) {
+    for (int k = 1; k < lead.length; ++k) {
         if (static_cast<std::size_t>(k) >= n)
             return 0;
         const auto b = static_cast<unsigned char>(s[k]);
-        if (k == 1 ? (b < low || b > high) : (b & 0xC0) != 0x80)
+        if (k == 1 ? (b < lead.low || b > lead.high) : (b & 0xC0) != 0x80)
             return -1;
     }
-    return len;
+    return lead.length;
+}
+
+/// Length of the strictly valid UTF-8 sequence at `i` (as utf8_sequence_length), storing its
+/// value in `cp`; 0 if invalid or cut short.
+inline std::size_t decode_utf8(std::string_view s, std::size_t i, std::uint32_t& cp) noexcept
+{
+    const int n = utf8_sequence_length(s.data() + i, s.size() - i);
+    if (n <= 0)
+        return 0;
+    const auto c = static_cast<unsigned char>(s[i]);
+    cp = n == 1 ? c : c & (0x7Fu >> n);
+    for (int k = 1; k < n; ++k)
+        cp = (cp << 6) | (static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]) & 0x3Fu);
+    return static_cast<std::size_t>(n);
 }
 
 /// Writes the UTF-8 encoding of `cp` (at most U+10FFFF) to `out`; returns its length (1 to 4).
@@ -77,15 +80,12 @@ inline void append_utf8(std::uint32_t cp, std::string& out)
 /// Unicode standard (3.9, "U+FFFD substitution of maximal subparts") and the WHATWG decoder do.
 inline std::size_t invalid_utf8_length(std::string_view s, std::size_t i) noexcept
 {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const std::size_t n = c < 0xC2 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 1;
-    // The range of the second byte narrows for E0, ED, F0 and F4 (no overlongs or surrogates).
-    const unsigned char low = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
-    const unsigned char high = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    const utf8_lead lead = lead_of(static_cast<unsigned char>(s[i]));
+    const auto n = static_cast<std::size_t>(lead.length == 0 ? 1 : lead.length);
     std::size_t k = 1;
     for (; k < n && i + k < s.size(); ++k) {
         const auto b = static_cast<unsigned char>(s[i + k]);
-        if (k == 1 ? (b < low || b > high) : (b & 0xC0) != 0x80)
+        if (k == 1 ? (b < lead.low || b > lead.high) : (b & 0xC0) != 0x80)
             break;
     }
     return k;
