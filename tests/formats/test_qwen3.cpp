@@ -11,6 +11,7 @@
 
 #include "catch_compat.hpp"
 #include "formats/format_checks.hpp"
+#include "support/events.hpp"
 
 #include <string>
 #include <string_view>
@@ -33,7 +34,7 @@ test::policy_run run_named_qwen3(std::string_view input)
         REQUIRE(made.has_value());
         handler<runtime_policy> h(recording_sink{}, {}, std::move(*made));
         for (const auto piece : pieces)
-            REQUIRE(!h.feed(piece));
+            REQUIRE(!test::with_exact_copy(piece, [&](std::string_view p) { return h.feed(p); }));
         REQUIRE(!h.finalize());
         REQUIRE(test::coalesce(h.events()) == expected.events);
         REQUIRE(h.invocations() == expected.invocations);

@@ -6,10 +6,13 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace toolstream::test {
@@ -73,6 +76,16 @@ inline std::vector<std::vector<std::string_view>> chunkings(std::string_view tex
         all.push_back(pieces);
     }
     return all;
+}
+
+/// Calls `f` with a copy of `piece` in a heap block of exactly its size: a parser that reads past
+/// the end of what it was given is then an ASan error, not a silent look at the next piece's bytes.
+template<class F>
+decltype(auto) with_exact_copy(std::string_view piece, F&& f)
+{
+    const auto block = std::make_unique<char[]>(piece.size());
+    std::copy(piece.begin(), piece.end(), block.get());
+    return std::forward<F>(f)(std::string_view(block.get(), piece.size()));
 }
 
 } // namespace toolstream::test

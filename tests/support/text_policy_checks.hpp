@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <memory>
 #include <random>
 #include <span>
 #include <string>
@@ -94,12 +93,8 @@ template<class Policy, class... Args>
 policy_run run_pieces(const std::vector<std::string_view>& pieces, const Args&... args)
 {
     handler<Policy, contract_recording_sink> h(contract_recording_sink{}, {}, Policy(args...));
-    for (auto piece : pieces) {
-        // Each piece in a heap block of its own size: a read past its end is an ASan error.
-        const auto own = std::make_unique<char[]>(piece.size());
-        std::copy(piece.begin(), piece.end(), own.get());
-        REQUIRE(fed_cleanly(h.feed(std::string_view(own.get(), piece.size()))));
-    }
+    for (auto piece : pieces)
+        REQUIRE(fed_cleanly(with_exact_copy(piece, [&](std::string_view p) { return h.feed(p); })));
     REQUIRE(!h.finalize());
     require_contract_kept(h.sink().contract);
     return {coalesce(h.events()), h.invocations()};

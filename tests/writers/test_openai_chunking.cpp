@@ -54,7 +54,7 @@ TEST_CASE("openai chunk helpers: the complete UTF-8 prefix and the carry", "[ope
         std::string out;
         std::vector<std::string> emitted;
         for (auto piece : pieces)
-            carry.feed(piece, [&](std::string_view s) { emitted.emplace_back(s); });
+            test::with_exact_copy(piece, [&](std::string_view p) { carry.feed(p, [&](std::string_view s) { emitted.emplace_back(s); }); });
         carry.flush([&](std::string_view s) { emitted.emplace_back(s); });
         for (const auto& e : emitted) {
             CHECK(utf8_complete_prefix(e) == e.size());

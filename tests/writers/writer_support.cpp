@@ -1,6 +1,8 @@
 // The runs of writer_support.hpp, compiled once for the test executable.
 #include "writers/writer_support.hpp"
 
+#include "support/events.hpp"
+
 #include <toolstream/handler.hpp>
 #include <toolstream/policies/runtime.hpp>
 #include <toolstream/runtime_pipeline.hpp>
@@ -13,7 +15,7 @@ std::string text_to_sse(std::string_view policy, const std::vector<std::string_v
     handler<runtime_policy, string_sse_writer> h(string_sse_writer{string_output{}, std::move(options)}, {},
                                                  make_policy(policy).value());
     for (auto piece : pieces)
-        (void)h.feed(piece);
+        (void)with_exact_copy(piece, [&](std::string_view p) { return h.feed(p); });
     (void)h.finalize();
     bool made_calls = false;
     for (const auto& inv : h.invocations())
