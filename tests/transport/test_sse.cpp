@@ -1,110 +1,18 @@
+// sse_decoder: line ends, the byte order mark, comments, the WHATWG field rules, the DONE
+// sentinel, events at every split of a write, raw JSON bodies and reset(). Limits and running out
+// of memory are in test_sse_limits.cpp.
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/transport/sse.hpp>
 
 #include "catch_compat.hpp"
+#include "transport/sse_support.hpp"
 
-#include <algorithm>
 #include <cstddef>
-#include <new>
-#include <ostream>
-#include <stdexcept>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
-namespace {
-
-using toolstream::error;
-using toolstream::sse_decoder;
-using toolstream::sse_options;
-using event = std::pair<std::string, std::string>;   // name, data
-
-struct decoded {
-    std::vector<event> events;
-    std::vector<std::string> comments;
-    bool too_large = false;   // a write (or finish) returned event_too_large
-    bool done = false;
-
-    friend bool operator==(const decoded&, const decoded&) = default;
-};
-
-std::ostream& operator<<(std::ostream& os, const decoded& d)
-{
-    os << "events:";
-    for (const auto& [name, data] : d.events)
-        os << " [" << name << "|" << data << "]";
-    os << " comments:" << d.comments.size() << " too_large:" << d.too_large << " done:" << d.done;
-    return os;
-}
-
-struct recorder {
-    decoded* out;
-    void operator()(const toolstream::wire_event& ev) const { out->events.emplace_back(ev.name, ev.data); }
-    void operator()(toolstream::sse_keep_alive ka) const { out->comments.emplace_back(ka.comment); }
-};
-
-// Counts event_too_large results, the only error the decoder has.
-int count(decoded& r, toolstream::error_code ec)
-{
-    if (!ec)
-        return 0;
-    CHECK(ec == error::event_too_large);
-    r.too_large = true;
-    return 1;
-}
-
-// Each piece goes through its own buffer, scribbled over after the write: a view the decoder kept
-// past write() would then show up as wrong data (or as a use-after-free under ASan).
-decoded decode_pieces(const std::vector<std::string_view>& pieces, sse_options opts = {})
-{
-    sse_decoder dec(opts);
-    decoded r;
-    for (std::string_view piece : pieces) {
-        std::string buf(piece);
-        count(r, dec.write(buf, recorder{&r}));
-        buf.assign(buf.size(), '#');
-    }
-    count(r, dec.finish(recorder{&r}));
-    r.done = dec.done();
-    return r;
-}
-
-decoded decode(std::string_view whole, sse_options opts = {})
-{
-    return decode_pieces({whole}, opts);
-}
-
-// The whole write gives `expected`, and so does every split into two writes (three for short
-// inputs) and 1-byte writes.
-void check_splits(std::string_view in, const decoded& expected, sse_options opts = {})
-{
-    REQUIRE(decode(in, opts) == expected);
-    for (std::size_t i = 0; i <= in.size(); ++i) {
-        INFO("split at " << i);
-        REQUIRE(decode_pieces({in.substr(0, i), in.substr(i)}, opts) == expected);
-        if (in.size() > 300)
-            continue;
-        for (std::size_t j = i; j <= in.size(); ++j) {
-            INFO("and at " << j);
-            REQUIRE(decode_pieces({in.substr(0, i), in.substr(i, j - i), in.substr(j)}, opts) == expected);
-        }
-    }
-    std::vector<std::string_view> bytes;
-    for (std::size_t i = 0; i < in.size(); ++i)
-        bytes.push_back(in.substr(i, 1));
-    REQUIRE(decode_pieces(bytes, opts) == expected);
-}
-
-decoded events(std::vector<event> evs, bool done = false)
-{
-    decoded d;
-    d.events = std::move(evs);
-    d.done = done;
-    return d;
-}
-
-} // namespace
+using namespace toolstream::test::sse_support;
 
 TEST_CASE("sse: lines end at LF, CR and CRLF", "[sse]")
 {
@@ -313,88 +221,6 @@ TEST_CASE("sse: long data lines gathered across writes decode the same at every 
     }
 }
 
-TEST_CASE("sse: an event over max_event_size is an error, skipped, and later events decode", "[sse][limits]")
-{
-    const sse_options opts{.max_event_size = 8};
-    SECTION("at the limit is fine, one byte over is not")
-    {
-        REQUIRE(decode("data: 12345678\n\n", opts) == events({{"", "12345678"}}));
-        REQUIRE(decode("data: 1234\ndata: 567\n\n", opts) == events({{"", "1234\n567"}}));   // the LF counts
-        decoded over = events({{"", "ok"}});
-        over.too_large = true;
-        REQUIRE(decode("data: 1234\ndata: 5678\n\ndata: ok\n\n", opts) == over);
-    }
-    SECTION("the rest of the oversized event is skipped up to its blank line")
-    {
-        decoded expected = events({{"a", "before"}, {"b", "after"}});
-        expected.too_large = true;
-        check_splits("event: a\ndata: before\n\nevent: big\ndata: 123456789\ndata: tail\nevent: x\r\n\r\n"
-                     "event: b\ndata: after\n\n",
-                     expected, opts);
-    }
-    SECTION("a single overlong line of any field counts as too large")
-    {
-        decoded expected = events({{"", "next"}});
-        expected.too_large = true;
-        check_splits(": a comment far too long\ndata: x\n\ndata: 0123456789abcdef0123\ndata: y\n\ndata: next\n\n",
-                     expected, opts);
-    }
-    SECTION("the write that crosses the limit returns the error")
-    {
-        sse_decoder dec(opts);
-        decoded r;
-        REQUIRE(!dec.write("data: 1234\n", recorder{&r}));
-        REQUIRE(dec.write("data: 5678\n", recorder{&r}) == error::event_too_large);
-        // Not again for the rest of that event, overlong lines included.
-        REQUIRE(!dec.write("data: 0123456789abcdef\n", recorder{&r}));
-        REQUIRE(!dec.write("data: more\n\n", recorder{&r}));
-        REQUIRE(!dec.write("data: ok\n\n", recorder{&r}));
-        REQUIRE(r.events == std::vector<event>{{"", "ok"}});
-    }
-}
-
-TEST_CASE("sse: a never-ending event keeps memory bounded", "[sse][limits]")
-{
-    constexpr std::size_t limit = 1u << 20;
-    constexpr std::size_t total = 50u << 20;
-    const sse_options opts{.max_event_size = limit};
-    const auto feed = [&](std::string_view start, const std::string& chunk) {
-        sse_decoder dec(opts);
-        decoded r;
-        int errors = count(r, dec.write(start, recorder{&r}));
-        std::size_t most = 0;
-        for (std::size_t sent = 0; sent < total; sent += chunk.size()) {
-            errors += count(r, dec.write(chunk, recorder{&r}));
-            most = std::max(most, dec.buffered_bytes());
-        }
-        CHECK(most <= limit + 1024);   // the limit, plus a partial line
-        CHECK(errors == 1);            // once per oversized event
-        CHECK(r.events.empty());
-        errors += count(r, dec.write("\n\ndata: next\n\n", recorder{&r}));
-        CHECK(errors == 1);
-        CHECK(r.events == std::vector<event>{{"", "next"}});
-        CHECK(dec.buffered_bytes() == 0);
-    };
-    SECTION("one endless data line") { feed("data: ", std::string(64u << 10, 'x')); }
-    SECTION("endless data lines without a blank line")
-    {
-        std::string chunk;
-        while (chunk.size() < (64u << 10))
-            chunk += "data: " + std::string(250, 'y') + "\r\n";
-        feed("event: big\n", chunk);
-    }
-}
-
-TEST_CASE("sse: a multi-megabyte event across 4 KiB writes", "[sse]")
-{
-    const std::string data = "{\"blob\":\"" + std::string(5u << 20, 'z') + "\"}";
-    const std::string in = "event: big\r\ndata: " + data + "\r\n\r\ndata: small\r\n\r\n";
-    std::vector<std::string_view> pieces;
-    for (std::size_t at = 0; at < in.size(); at += 4096)
-        pieces.push_back(std::string_view(in).substr(at, 4096));
-    REQUIRE(decode_pieces(pieces) == events({{"big", data}, {"", "small"}}));
-}
-
 TEST_CASE("sse: a body that starts as a JSON object or array is raw JSON, delivered whole at finish()", "[sse][raw]")
 {
     const std::string object = "{\r\n  \"error\": {\r\n    \"code\": 429,\n    \"message\": \"data: x\\n\\n\"\r\n  }\r\n}\r\n";
@@ -412,24 +238,6 @@ TEST_CASE("sse: a body that starts as a JSON object or array is raw JSON, delive
     REQUIRE(r.events.empty());   // nothing before the end of input
     REQUIRE(!dec.finish(recorder{&r}));
     REQUIRE(r.events == std::vector<event>{{"", "{\"error\":\n\n{}"}});
-}
-
-TEST_CASE("sse: a raw JSON body over max_event_size is an error and is dropped", "[sse][raw][limits]")
-{
-    const sse_options opts{.max_event_size = 16};
-    decoded dropped;
-    dropped.too_large = true;
-    check_splits("  {\"error\": \"far too long\"}", dropped, opts);
-    check_splits("  {\"error\": 12345}", events({{"", "{\"error\": 12345}"}}), opts);
-
-    sse_decoder dec(opts);
-    const auto ignore = [](const toolstream::wire_event&) {};
-    REQUIRE(!dec.write("[1,2,3,4,", ignore));
-    REQUIRE(dec.buffered_bytes() == 9);
-    REQUIRE(dec.write("5,6,7,8,9]", ignore) == error::event_too_large);
-    for (int i = 0; i < 1000; ++i)
-        REQUIRE(!dec.write("[1,2,3,4,5,6,7,8]", ignore));
-    REQUIRE(dec.buffered_bytes() == 0);
 }
 
 TEST_CASE("sse: reset() starts a fresh stream", "[sse]")
@@ -452,45 +260,4 @@ TEST_CASE("sse: reset() starts a fresh stream", "[sse]")
     REQUIRE(!dec.write("[1]", recorder{&r}));
     REQUIRE(!dec.finish(recorder{&r}));
     REQUIRE(r.events == std::vector<event>{{"", "a"}, {"", "[1]"}});
-}
-
-namespace {
-template<class... F>
-struct overloaded : F... {
-    using F::operator()...;
-};
-template<class... F>
-overloaded(F...) -> overloaded<F...>;
-} // namespace
-
-TEST_CASE("sse: memory running out is error::out_of_memory; the event is dropped and decoding resumes", "[sse][oom]")
-{
-    // A visitor throwing std::bad_alloc stands for an allocation failing inside write().
-    std::vector<std::string> seen;
-    auto visit = [&](const toolstream::wire_event& ev) {
-        if (ev.data == "fail")
-            throw std::bad_alloc();
-        seen.emplace_back(ev.data);
-    };
-    sse_decoder dec;
-    CHECK(dec.write("data: one\n\ndata: fail\n\ndata: lost in the same write\n\n", visit) == error::out_of_memory);
-    // The rest of that write is gone; the next event after a blank line decodes.
-    CHECK(!dec.write("data: two\n\ndata: three\n\n", visit));
-    CHECK(!dec.finish(visit));
-    CHECK(seen == std::vector<std::string>{"one", "three"});
-
-    SECTION("a visitor taking error codes gets it in place")
-    {
-        sse_decoder other;
-        std::vector<std::string> order;
-        auto visit_all = overloaded{
-            [&](const toolstream::wire_event& ev) {
-                if (ev.data == "fail")
-                    throw std::length_error("too long");
-                order.emplace_back(ev.data);
-            },
-            [&](toolstream::error_code ec) { order.push_back(ec.message()); }};
-        CHECK(other.write("data: a\n\ndata: fail\n\n", visit_all) == error::out_of_memory);
-        CHECK(order == std::vector<std::string>{"a", toolstream::make_error_code(error::out_of_memory).message()});
-    }
 }
