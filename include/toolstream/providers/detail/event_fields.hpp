@@ -2,12 +2,12 @@
 // frequent events (event_sax.hpp): each converter's fast path, whose rules live in the converter.
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/providers/detail/event_sax.hpp>
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -67,9 +67,9 @@ struct anthropic_block_fields : event_fields_base<anthropic_block_fields> {
     sax_place key(sax_place parent, std::string_view key) const noexcept
     {
         if (parent == root_place)
-            return key_is(key, "type") ? type_slot : key_is(key, "index") ? index_slot : key_is(key, "delta") ? delta_slot : sax_skip;
-        return key_is(key, "type") ? delta_type_slot : key_is(key, "text") ? text_slot : key_is(key, "thinking") ? thinking_slot
-               : key_is(key, "partial_json") ? json_slot : sax_skip;
+            return equals(key, "type") ? type_slot : equals(key, "index") ? index_slot : equals(key, "delta") ? delta_slot : sax_skip;
+        return equals(key, "type") ? delta_type_slot : equals(key, "text") ? text_slot : equals(key, "thinking") ? thinking_slot
+               : equals(key, "partial_json") ? json_slot : sax_skip;
     }
     bool is_object_place(sax_place p) noexcept
     {
@@ -118,8 +118,8 @@ struct responses_delta_fields : event_fields_base<responses_delta_fields> {
     }
     sax_place key(sax_place, std::string_view key) const noexcept   // only the root is entered
     {
-        return key_is(key, "type") ? type_slot : key_is(key, "output_index") ? index_slot : key_is(key, "item_id") ? item_slot
-               : key_is(key, "call_id") ? call_slot : key_is(key, "delta") ? delta_slot : key_is(key, "response") ? response_slot
+        return equals(key, "type") ? type_slot : equals(key, "output_index") ? index_slot : equals(key, "item_id") ? item_slot
+               : equals(key, "call_id") ? call_slot : equals(key, "delta") ? delta_slot : equals(key, "response") ? response_slot
                : sax_skip;
     }
     bool is_object_place(sax_place p) const noexcept { return p == root_place; }
@@ -169,11 +169,11 @@ struct ollama_line_fields : event_fields_base<ollama_line_fields> {
     sax_place key(sax_place parent, std::string_view key) const noexcept
     {
         if (parent == message_slot)
-            return key_is(key, "content") ? content_slot : key_is(key, "thinking") ? thinking_slot
-                   : key_is(key, "tool_calls") ? calls_slot : sax_skip;
-        return key_is(key, "model") ? model_slot : key_is(key, "message") ? message_slot : key_is(key, "done") ? done_slot
-               : key_is(key, "done_reason") ? reason_slot : key_is(key, "prompt_eval_count") ? input_slot
-               : key_is(key, "eval_count") ? output_slot : key_is(key, "error") ? error_slot : sax_skip;
+            return equals(key, "content") ? content_slot : equals(key, "thinking") ? thinking_slot
+                   : equals(key, "tool_calls") ? calls_slot : sax_skip;
+        return equals(key, "model") ? model_slot : equals(key, "message") ? message_slot : equals(key, "done") ? done_slot
+               : equals(key, "done_reason") ? reason_slot : equals(key, "prompt_eval_count") ? input_slot
+               : equals(key, "eval_count") ? output_slot : equals(key, "error") ? error_slot : sax_skip;
     }
     bool is_object_place(sax_place p) const noexcept { return p == root_place || p == message_slot; }
     std::string* text_at(sax_place p) noexcept

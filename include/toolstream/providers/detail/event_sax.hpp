@@ -13,7 +13,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,13 +56,6 @@ struct sax_number {
 
 /// The literals true, false and null.
 enum class sax_literal : std::uint8_t { null, false_, true_ };
-
-/// True when key `k` is `literal`: a length test and a fixed-size compare the compiler inlines.
-template<std::size_t N>
-bool key_is(std::string_view k, const char (&literal)[N]) noexcept
-{
-    return k.size() == N - 1 && std::memcmp(k.data(), literal, N - 1) == 0;
-}
 
 /// The next entry of a pool of field records reused from event to event (`used` of them are
 /// taken): cleared, keeping the capacity of its strings, so a steady stream allocates nothing.

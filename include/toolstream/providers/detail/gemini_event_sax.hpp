@@ -3,6 +3,7 @@
 // compact_json.hpp's escaping, so the text is the DOM path's to the byte.
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/providers/detail/event_sax.hpp>
 #include <toolstream/providers/detail/gemini_args_writer.hpp>
@@ -122,41 +123,41 @@ public:
     {
         switch (parent) {
         case root:
-            if (k == "candidates") return candidates;
-            if (k == "usageMetadata") return usage;
-            if (k == "error") return error;
-            if (k == "responseId") return identified_ ? skip : response_id;
-            if (k == "modelVersion") return identified_ ? skip : model_version;
+            if (equals(k, "candidates")) return candidates;
+            if (equals(k, "usageMetadata")) return usage;
+            if (equals(k, "error")) return error;
+            if (equals(k, "responseId")) return identified_ ? skip : response_id;
+            if (equals(k, "modelVersion")) return identified_ ? skip : model_version;
             return skip;
         case usage:
-            if (k == "promptTokenCount") return prompt_count;
-            if (k == "candidatesTokenCount") return candidates_count;
-            if (k == "thoughtsTokenCount") return thoughts_count;
+            if (equals(k, "promptTokenCount")) return prompt_count;
+            if (equals(k, "candidatesTokenCount")) return candidates_count;
+            if (equals(k, "thoughtsTokenCount")) return thoughts_count;
             return skip;
         case candidate:
-            if (k == "content") return content;
-            if (k == "finishReason") return finish_reason;
-            if (k == "index") return candidate_index;
+            if (equals(k, "content")) return content;
+            if (equals(k, "finishReason")) return finish_reason;
+            if (equals(k, "index")) return candidate_index;
             return skip;
-        case content: return k == "parts" ? parts : skip;
+        case content: return equals(k, "parts") ? parts : skip;
         case part:
-            if (k == "text") return text;
-            if (k == "functionCall") return function_call;
-            if (k == "thought") return thought;
+            if (equals(k, "text")) return text;
+            if (equals(k, "functionCall")) return function_call;
+            if (equals(k, "thought")) return thought;
             return skip;
         case function_call:
-            if (k == "args") return args;
-            if (k == "name") return name;
-            if (k == "id") return id;
-            if (k == "willContinue") return will_continue;
-            if (k == "partialArgs") return partial_args;
+            if (equals(k, "args")) return args;
+            if (equals(k, "name")) return name;
+            if (equals(k, "id")) return id;
+            if (equals(k, "willContinue")) return will_continue;
+            if (equals(k, "partialArgs")) return partial_args;
             return skip;
         case arg_piece:
-            if (k == "jsonPath") return piece_path;
-            if (k == "stringValue") return piece_string;
-            if (k == "numberValue") return piece_number;
-            if (k == "boolValue") return piece_bool;
-            if (k == "nullValue") return piece_null;
+            if (equals(k, "jsonPath")) return piece_path;
+            if (equals(k, "stringValue")) return piece_string;
+            if (equals(k, "numberValue")) return piece_number;
+            if (equals(k, "boolValue")) return piece_bool;
+            if (equals(k, "nullValue")) return piece_null;
             return skip;
         default: return skip;
         }

@@ -2,6 +2,7 @@
 // that fills them while the event parses (the DOM fills them for the shapes it does not read).
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/providers/detail/event_sax.hpp>
 #include <toolstream/providers/detail/openai_tool_calls.hpp>
 #include <toolstream/types.hpp>
@@ -9,7 +10,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -135,41 +135,41 @@ public:
     {
         switch (parent) {
         case root:
-            if (key_is(k, "choices")) return choices;
-            if (key_is(k, "id")) return identified_ ? skip : id;
-            if (key_is(k, "model")) return identified_ ? skip : model;
-            if (key_is(k, "object")) return place::object;
-            if (key_is(k, "usage")) return usage;
-            if (key_is(k, "error")) return error;
-            if (key_is(k, "x_groq")) return x_groq;
+            if (equals(k, "choices")) return choices;
+            if (equals(k, "id")) return identified_ ? skip : id;
+            if (equals(k, "model")) return identified_ ? skip : model;
+            if (equals(k, "object")) return place::object;
+            if (equals(k, "usage")) return usage;
+            if (equals(k, "error")) return error;
+            if (equals(k, "x_groq")) return x_groq;
             return skip;
         case choice:
-            if (key_is(k, "delta")) return delta;
-            if (key_is(k, "index")) return choice_index;
-            if (key_is(k, "finish_reason")) return finish_reason;
+            if (equals(k, "delta")) return delta;
+            if (equals(k, "index")) return choice_index;
+            if (equals(k, "finish_reason")) return finish_reason;
             return skip;
         case delta:
-            if (key_is(k, "tool_calls")) return tool_calls;
-            if (key_is(k, "content")) return content;
-            if (key_is(k, "reasoning_content")) return reasoning_content;
-            if (key_is(k, "reasoning")) return reasoning;
-            if (key_is(k, "refusal")) return refusal;
+            if (equals(k, "tool_calls")) return tool_calls;
+            if (equals(k, "content")) return content;
+            if (equals(k, "reasoning_content")) return reasoning_content;
+            if (equals(k, "reasoning")) return reasoning;
+            if (equals(k, "refusal")) return refusal;
             return skip;
         case call:
-            if (key_is(k, "function")) return function;
-            if (key_is(k, "index")) return call_index;
-            if (key_is(k, "id")) return call_id;
+            if (equals(k, "function")) return function;
+            if (equals(k, "index")) return call_index;
+            if (equals(k, "id")) return call_id;
             return skip;
         case function:
-            if (key_is(k, "arguments")) return arguments;
-            if (key_is(k, "name")) return name;
+            if (equals(k, "arguments")) return arguments;
+            if (equals(k, "name")) return name;
             return skip;
         case usage:
-            return key_is(k, "prompt_tokens") ? prompt_tokens : key_is(k, "completion_tokens") ? completion_tokens : skip;
+            return equals(k, "prompt_tokens") ? prompt_tokens : equals(k, "completion_tokens") ? completion_tokens : skip;
         case x_groq:
-            return key_is(k, "usage") ? groq_usage : skip;
+            return equals(k, "usage") ? groq_usage : skip;
         case groq_usage:
-            return key_is(k, "prompt_tokens") ? groq_prompt_tokens : key_is(k, "completion_tokens") ? groq_completion_tokens : skip;
+            return equals(k, "prompt_tokens") ? groq_prompt_tokens : equals(k, "completion_tokens") ? groq_completion_tokens : skip;
         default:
             return skip;
         }
