@@ -105,22 +105,23 @@ private:
     template<class String>
     std::size_t read_slice(const char* s, std::size_t n, String& out, error_code& ec)
     {
-        // The decoding is never longer than its input plus a held character; 8 more for word stores.
-        // boost::json::string grows into reserved room; std::string is resized (zero-filled) first.
-        constexpr bool grows = requires { out.grow(std::size_t{}); };
-        const std::size_t base = out.size();
-        if constexpr (grows)
+        // The decoding is never longer than its input plus a held character; 8 more for word
+        // stores. boost::json::string grows into reserved room without filling it; a std::string
+        // would zero-fill what it is resized to, so its slice is decoded on the stack and appended.
+        if constexpr (requires { out.grow(std::size_t{}); }) {
+            const std::size_t base = out.size();
             out.reserve(base + read_room(n));
-        else
-            out.resize(base + read_room(n));
-        char* o = out.data() + base;
-        const std::size_t used = decode(s, n, o, ec);
-        const auto written = static_cast<std::size_t>(o - (out.data() + base));
-        if constexpr (grows)
-            out.grow(written);
-        else
-            out.resize(base + written);
-        return used;
+            char* o = out.data() + base;
+            const std::size_t used = decode(s, n, o, ec);
+            out.grow(static_cast<std::size_t>(o - (out.data() + base)));
+            return used;
+        } else {
+            char room[read_room(slice)];
+            char* o = room;
+            const std::size_t used = decode(s, n, o, ec);
+            out.append(room, static_cast<std::size_t>(o - room));
+            return used;
+        }
     }
 
     std::size_t decode(const char* s, std::size_t n, char*& o, error_code& ec)
