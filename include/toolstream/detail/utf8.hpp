@@ -95,16 +95,15 @@ inline std::size_t invalid_utf8_length(std::string_view s, std::size_t i) noexce
 inline std::size_t valid_utf8_prefix(std::string_view s) noexcept
 {
     std::size_t i = 0;
-    std::uint32_t cp = 0;
     while (i < s.size()) {
         if (static_cast<unsigned char>(s[i]) < 0x80) {
             ++i;
             continue;
         }
-        const std::size_t n = decode_utf8(s, i, cp);
-        if (n == 0)
+        const int n = utf8_sequence_length(s.data() + i, s.size() - i);
+        if (n <= 0)
             break;
-        i += n;
+        i += static_cast<std::size_t>(n);
     }
     return i;
 }
