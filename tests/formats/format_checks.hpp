@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -68,30 +67,6 @@ void check_large_body(std::string_view input, std::string_view decoded, std::siz
         CHECK(h.invocations()[0].arguments.at("content").as_string() == decoded);
     }
     check_byte_conservation<Policy>(input.substr(0, conserved));
-}
-
-/// One line per segment: type, START metadata (when any), coalesced content, END status (when
-/// not complete).
-inline std::string segments(const policy_run& r)
-{
-    std::map<std::string, std::string> content;
-    for (const auto& e : r.events)
-        if (e.type == segment_event_type::SEGMENT_CONTENT)
-            content[e.segment_id] += e.delta;
-    std::string out;
-    for (const auto& e : r.events) {
-        if (e.type == segment_event_type::SEGMENT_START) {
-            out += std::string(boost::describe::enum_to_string(e.segment_kind, "?"));
-            if (!e.metadata.empty())
-                out += " " + boost::json::serialize(e.metadata);
-            out += " " + boost::json::serialize(boost::json::string(content[e.segment_id]));
-        } else if (e.type == segment_event_type::SEGMENT_END) {
-            if (e.status != segment_status::complete)
-                out += std::string(" ") + boost::describe::enum_to_string(e.status, "?");
-            out += "\n";
-        }
-    }
-    return out;
 }
 
 /// One line per invocation: id, name, arguments, status when not complete.

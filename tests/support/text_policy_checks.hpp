@@ -13,11 +13,13 @@
 #include "support/argument_contract.hpp"
 #include "support/events.hpp"
 
+#include <boost/describe/enum_to_string.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
 
 #include <algorithm>
 #include <cstddef>
+#include <map>
 #include <random>
 #include <span>
 #include <string>
@@ -243,6 +245,30 @@ void check_bounded_holdback(std::size_t bound, std::size_t total, const Args&...
     REQUIRE(!h.finalize());
     INFO("most held: " << most);
     CHECK(most <= bound);
+}
+
+/// One line per segment: type, START metadata (when any), coalesced content, END status (when
+/// not complete).
+inline std::string segments(const policy_run& r)
+{
+    std::map<std::string, std::string> content;
+    for (const auto& e : r.events)
+        if (e.type == segment_event_type::SEGMENT_CONTENT)
+            content[e.segment_id] += e.delta;
+    std::string out;
+    for (const auto& e : r.events) {
+        if (e.type == segment_event_type::SEGMENT_START) {
+            out += std::string(boost::describe::enum_to_string(e.segment_kind, "?"));
+            if (!e.metadata.empty())
+                out += " " + boost::json::serialize(e.metadata);
+            out += " " + boost::json::serialize(boost::json::string(content[e.segment_id]));
+        } else if (e.type == segment_event_type::SEGMENT_END) {
+            if (e.status != segment_status::complete)
+                out += std::string(" ") + boost::describe::enum_to_string(e.status, "?");
+            out += "\n";
+        }
+    }
+    return out;
 }
 
 } // namespace toolstream::test

@@ -168,5 +168,5 @@ TEST_CASE("xml: reset starts a fresh stream", "[xml]")
     CHECK(h.policy().held_bytes() == 0);
     REQUIRE(!h.feed("<run_bash>ls</run_bash>"));
     REQUIRE(!h.finalize());
-    CHECK(segments({test::coalesce(h.events()), {}}) == "run_bash \"ls\"\n");
+    CHECK(test::segments({test::coalesce(h.events()), {}}) == "run_bash \"ls\"\n");
 }

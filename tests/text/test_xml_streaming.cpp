@@ -139,7 +139,7 @@ TEST_CASE("xml bug 5: the path may come after the content, at every chunking", "
     CHECK(h.policy().held_bytes() == std::string_view("@@ -1 +1 @@\n-a\n+b\n</arg>").size());
     REQUIRE(!h.feed("<arg name=\"path\">p.txt</arg>"));
     CHECK(h.policy().held_bytes() == 0);
-    CHECK(segments({test::coalesce(h.events()), {}})
+    CHECK(test::segments({test::coalesce(h.events()), {}})
           == "patch_file {\"tool_name\":\"patch_file\",\"path\":\"p.txt\"} \"@@ -1 +1 @@\\n-a\\n+b\\n\"");
 }
 

@@ -61,7 +61,7 @@ TEST_CASE("xml: a held tag prefix emits nothing until decided", "[xml][tags]")
     CHECK(h.events()[1].delta == "Hello ");
     CHECK(h.policy().held_bytes() == 10);
     REQUIRE(!h.feed("e path=\"/a\">x</write_file>"));
-    CHECK(segments({test::coalesce(h.events()), {}}) == "text \"Hello \"\nwrite_file {\"path\":\"/a\"} \"x\"\n");
+    CHECK(test::segments({test::coalesce(h.events()), {}}) == "text \"Hello \"\nwrite_file {\"path\":\"/a\"} \"x\"\n");
 }
 
 TEST_CASE("xml: finalize turns a half-read opening tag into text", "[xml][tags][finalize]")

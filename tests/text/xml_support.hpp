@@ -1,6 +1,6 @@
 // Shared by the xml policy tests (test_xml_policy.cpp, test_xml_tags.cpp, test_xml_streaming.cpp,
-// test_xml_limits.cpp): a run through both stream checks, and a run printed as one line per
-// segment and per invocation.
+// test_xml_limits.cpp): a run through both stream checks, and a run's invocations one per line
+// (its segments: test::segments).
 #pragma once
 
 #include <toolstream/formats/xml.hpp>
@@ -11,7 +11,6 @@
 #include <boost/describe/enum_to_string.hpp>
 #include <boost/json/serialize.hpp>
 
-#include <map>
 #include <string>
 #include <string_view>
 
@@ -28,30 +27,6 @@ inline test::policy_run run(std::string_view input, xml_options options = {})
 {
     check_streaming(input, options);
     return test::run_whole<xml>(input, options);
-}
-
-// One line per segment: type, START metadata (when any), coalesced content, END status (when
-// not complete).
-inline std::string segments(const test::policy_run& r)
-{
-    std::map<std::string, std::string> content;
-    std::string out;
-    for (const auto& e : r.events)
-        if (e.type == segment_event_type::SEGMENT_CONTENT)
-            content[e.segment_id] += e.delta;
-    for (const auto& e : r.events) {
-        if (e.type == segment_event_type::SEGMENT_START) {
-            out += std::string(boost::describe::enum_to_string(e.segment_kind, "?"));
-            if (!e.metadata.empty())
-                out += " " + boost::json::serialize(e.metadata);
-            out += " " + boost::json::serialize(boost::json::string(content[e.segment_id]));
-        } else if (e.type == segment_event_type::SEGMENT_END) {
-            if (e.status != segment_status::complete)
-                out += std::string(" ") + boost::describe::enum_to_string(e.status, "?");
-            out += "\n";
-        }
-    }
-    return out;
 }
 
 // One line per invocation: name, arguments, status when not complete.
