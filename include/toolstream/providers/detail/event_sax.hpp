@@ -3,8 +3,8 @@
 #pragma once
 
 #include <toolstream/error.hpp>
-#include <toolstream/detail/sliced_write.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
+#include <toolstream/providers/detail/string_value_feed.hpp>
 
 #include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/parse_options.hpp>
@@ -288,6 +288,7 @@ enum class sax_outcome : std::uint8_t {
 /// the parser is never the first member of its object (#814) and is written through
 /// write_sliced (#876). It accepts exactly what payload_parser accepts (the same parse
 /// options, trailing data rejected), so a fallback to the DOM never changes the verdict.
+/// Long string values are decoded outside Boost.JSON (string_value_feed).
 template<class Handler>
 class event_sax_parser {
 public:
@@ -305,7 +306,7 @@ public:
         Handler& h = parser_.handler();
         h.begin();
         boost::system::error_code ec;
-        const std::size_t used = write_sliced(parser_, text, false, ec);
+        const std::size_t used = values_.write(parser_, text, ec);
         if (ec)
             return h.fell_back() ? sax_outcome::fallback : sax_outcome::invalid;
         if (used != text.size())
@@ -316,6 +317,7 @@ public:
 private:
     [[maybe_unused]] unsigned char guard_ = 0;   // keeps the parser off the object's address (#814)
     boost::json::basic_parser<Handler> parser_{boost::json::parse_options{}};
+    string_value_feed values_;
 };
 
 } // namespace toolstream::detail
