@@ -4,38 +4,15 @@
 #include "catch_compat.hpp"
 #include "providers/anthropic_support.hpp"
 #include "support/chunk_summary.hpp"
+#include "support/converter_replay.hpp"
 #include "support/fixtures.hpp"
 
 #include <toolstream/providers/anthropic.hpp>
-#include <toolstream/transport/sse.hpp>
 
-#include <cstddef>
 #include <string>
 #include <string_view>
 
 using namespace toolstream::test::anthropic_support;
-
-namespace {
-
-// Decodes a recording and folds the converter's output; every event must convert without error.
-toolstream::test::chunk_summary replay(std::string_view body)
-{
-    converter conv;
-    toolstream::test::chunk_summary summary;
-    std::size_t rejected = 0;
-    auto visit = [&](const wire_event& ev) {
-        if (conv.convert(ev, summary))
-            ++rejected;
-    };
-    toolstream::sse_decoder sse;
-    CHECK(!sse.write(body, visit));
-    CHECK(!sse.finish(visit));
-    conv.finish(summary);
-    CHECK(rejected == 0);
-    return summary;
-}
-
-} // namespace
 
 TEST_CASE("anthropic message_delta carries the raw stop reason and cumulative usage", "[anthropic]")
 {
@@ -150,7 +127,7 @@ TEST_CASE("anthropic recorded streams match their expected results", "[anthropic
     for (const auto& fx : fixtures) {
         INFO(fx.name);
         const std::string body = toolstream::test::read_file(fx.stream_path);
-        const auto summary = replay(body);
+        const auto summary = toolstream::test::replay_sse<anthropic>(body);
 
         const std::string diff = toolstream::test::compare_with_expected(summary.to_json(), fx.expected, true);
         if (fx.name != "anthropic/spliced-message-start") {

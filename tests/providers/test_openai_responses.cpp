@@ -1,9 +1,8 @@
 #include "catch_compat.hpp"
-#include "support/chunk_summary.hpp"
+#include "support/converter_replay.hpp"
 #include "support/fixtures.hpp"
 
 #include <toolstream/providers/openai_responses.hpp>
-#include <toolstream/transport/sse.hpp>
 
 #include <cstddef>
 #include <string>
@@ -14,32 +13,14 @@ namespace {
 
 using toolstream::chunk_response;
 using toolstream::error;
-using toolstream::error_code;
 using toolstream::openai_responses;
 using toolstream::wire_event;
 using toolstream::tool_call_delta;
 using converter = toolstream::provider_converter<openai_responses>;
 
-// Keeps a copy of every chunk the converter emits; those that only announce a response (its
-// id and model) apart.
-struct recorder {
-    std::vector<chunk_response> chunks;
-    std::vector<chunk_response> starts;
-    void operator()(std::size_t choice, const chunk_response& c)
-    {
-        CHECK(choice == 0);
-        chunk_response rest = c;
-        rest.response_id.clear();
-        rest.model.clear();
-        (rest == chunk_response{} ? starts : chunks).push_back(c);
-    }
-};
-
-// Feeds a payload with its type as the SSE event name, as the API sends it.
-error_code feed(converter& conv, recorder& out, std::string_view type, std::string_view data)
-{
-    return conv.convert(wire_event{type, data}, out);
-}
+// The tests feed() each payload under its type as the SSE event name, as the API sends it.
+using recorder = toolstream::test::chunk_recorder;
+using toolstream::test::feed;
 
 constexpr std::string_view fc_added =
     R"({"type":"response.output_item.added","output_index":1,"item":{"id":"fc_1","type":"function_call",)"
@@ -54,24 +35,6 @@ std::string args_delta(std::string_view item_id, int output_index, std::string_v
 {
     return R"({"type":"response.function_call_arguments.delta","item_id":")" + std::string(item_id)
         + R"(","output_index":)" + std::to_string(output_index) + R"(,"delta":")" + std::string(delta) + "\"}";
-}
-
-// Decodes a recording and folds the converter's output; every event must convert without error.
-toolstream::test::chunk_summary replay(std::string_view body)
-{
-    converter conv;
-    toolstream::test::chunk_summary summary;
-    std::size_t rejected = 0;
-    auto visit = [&](const wire_event& ev) {
-        if (conv.convert(ev, summary))
-            ++rejected;
-    };
-    toolstream::sse_decoder sse;
-    CHECK(!sse.write(body, visit));
-    CHECK(!sse.finish(visit));
-    conv.finish(summary);
-    CHECK(rejected == 0);
-    return summary;
 }
 
 } // namespace
@@ -333,7 +296,7 @@ TEST_CASE("openai_responses recorded streams match their expected results", "[op
     for (const auto& fx : fixtures) {
         INFO(fx.name);
         const std::string body = toolstream::test::read_file(fx.stream_path);
-        const auto summary = replay(body);
+        const auto summary = toolstream::test::replay_sse<openai_responses>(body);
         CHECK(toolstream::test::compare_with_expected(summary.to_json(), fx.expected, true) == "");
     }
 }
