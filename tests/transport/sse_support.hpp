@@ -5,8 +5,8 @@
 #include <toolstream/transport/sse.hpp>
 
 #include "catch_compat.hpp"
+#include "transport/split_checks.hpp"
 
-#include <cstddef>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -75,25 +75,11 @@ inline decoded decode(std::string_view whole, sse_options opts = {})
     return decode_pieces({whole}, opts);
 }
 
-// The whole write gives `expected`, and so does every split into two writes (three for short
-// inputs) and 1-byte writes.
+// Whole, at every split and in 1-byte writes (split_checks.hpp).
 inline void check_splits(std::string_view in, const decoded& expected, sse_options opts = {})
 {
-    REQUIRE(decode(in, opts) == expected);
-    for (std::size_t i = 0; i <= in.size(); ++i) {
-        INFO("split at " << i);
-        REQUIRE(decode_pieces({in.substr(0, i), in.substr(i)}, opts) == expected);
-        if (in.size() > 300)
-            continue;
-        for (std::size_t j = i; j <= in.size(); ++j) {
-            INFO("and at " << j);
-            REQUIRE(decode_pieces({in.substr(0, i), in.substr(i, j - i), in.substr(j)}, opts) == expected);
-        }
-    }
-    std::vector<std::string_view> bytes;
-    for (std::size_t i = 0; i < in.size(); ++i)
-        bytes.push_back(in.substr(i, 1));
-    REQUIRE(decode_pieces(bytes, opts) == expected);
+    check_splits_with([&](const std::vector<std::string_view>& pieces) { return decode_pieces(pieces, opts); },
+                      in, expected);
 }
 
 inline decoded events(std::vector<event> evs, bool done = false)

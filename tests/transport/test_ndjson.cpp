@@ -1,6 +1,7 @@
 #include <toolstream/transport/ndjson.hpp>
 
 #include "catch_compat.hpp"
+#include "transport/split_checks.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -66,30 +67,11 @@ decoded decode_pieces(const std::vector<std::string_view>& pieces, ndjson_option
     return r;
 }
 
-decoded decode(std::string_view whole, ndjson_options opts = {})
-{
-    return decode_pieces({whole}, opts);
-}
-
-// The whole write gives `expected`, and so does every split into two writes (three for short
-// inputs) and 1-byte writes.
+// Whole, at every split and in 1-byte writes (split_checks.hpp).
 void check_splits(std::string_view in, const decoded& expected, ndjson_options opts = {})
 {
-    REQUIRE(decode(in, opts) == expected);
-    for (std::size_t i = 0; i <= in.size(); ++i) {
-        INFO("split at " << i);
-        REQUIRE(decode_pieces({in.substr(0, i), in.substr(i)}, opts) == expected);
-        if (in.size() > 300)
-            continue;
-        for (std::size_t j = i; j <= in.size(); ++j) {
-            INFO("and at " << j);
-            REQUIRE(decode_pieces({in.substr(0, i), in.substr(i, j - i), in.substr(j)}, opts) == expected);
-        }
-    }
-    std::vector<std::string_view> bytes;
-    for (std::size_t i = 0; i < in.size(); ++i)
-        bytes.push_back(in.substr(i, 1));
-    REQUIRE(decode_pieces(bytes, opts) == expected);
+    toolstream::test::check_splits_with(
+        [&](const std::vector<std::string_view>& pieces) { return decode_pieces(pieces, opts); }, in, expected);
 }
 
 decoded lines(std::vector<std::string> ls, bool too_large = false)
