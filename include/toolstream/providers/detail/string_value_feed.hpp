@@ -48,38 +48,44 @@ public:
     template<class Parser>
     std::size_t write(Parser& parser, std::string_view text, error_code& ec)
     {
-        std::size_t given = 0;   // text[0, given) reached the parser
-        if (text.size() >= min_payload) {
-            string_skip skip(text, text.size());
-            for (std::size_t at = 0;;) {
-                const std::size_t open = skip.next(at);
-                if (open == text.size() || text[open] != '"')
-                    break;   // the end, or a `\` outside a string: the parser judges it
-                const std::size_t first = skip.next(open + 1);
-                if (first == text.size())
-                    break;   // no end: the parser judges it
-                if ((text[first] == '"' && first - open <= min_plain_run) || !follows_colon(text, open)) {
-                    at = after_string(skip, text, first);
-                    if (at == text.size() + 1)
-                        break;
-                    continue;
-                }
-                if (!write_part(parser, text.substr(given, open - given), ec))
-                    return given;
-                given = open;
-                at = decode_value(parser.handler(), text, open + 1, ec);
-                if (ec || !write_part(parser, "\"\"", ec))
-                    return given;
-                given = at;
-            }
-        }
-        return given + write_sliced(parser, text.substr(given), false, ec);
+        if (text.size() >= min_payload) [[unlikely]]   // rare beside the small events of a stream
+            return write_decoding(parser, text, ec);
+        return write_sliced(parser, text, false, ec);
     }
 
     /// The string values decoded here since construction, for tests to see the feed work.
     std::size_t values_decoded() const noexcept { return values_decoded_; }
 
 private:
+    template<class Parser>
+    std::size_t write_decoding(Parser& parser, std::string_view text, error_code& ec)
+    {
+        std::size_t given = 0;   // text[0, given) reached the parser
+        string_skip skip(text, text.size());
+        for (std::size_t at = 0;;) {
+            const std::size_t open = skip.next(at);
+            if (open == text.size() || text[open] != '"')
+                break;   // the end, or a `\` outside a string: the parser judges it
+            const std::size_t first = skip.next(open + 1);
+            if (first == text.size())
+                break;   // no end: the parser judges it
+            if ((text[first] == '"' && first - open <= min_plain_run) || !follows_colon(text, open)) {
+                at = after_string(skip, text, first);
+                if (at == text.size() + 1)
+                    break;
+                continue;
+            }
+            if (!write_part(parser, text.substr(given, open - given), ec))
+                return given;
+            given = open;
+            at = decode_value(parser.handler(), text, open + 1, ec);
+            if (ec || !write_part(parser, "\"\"", ec))
+                return given;
+            given = at;
+        }
+        return given + write_sliced(parser, text.substr(given), false, ec);
+    }
+
     // The position after the string whose first `"` or `\` after the opening quote is at
     // `special`, or text.size() + 1 when it has no closing quote.
     static std::size_t after_string(string_skip& skip, std::string_view text, std::size_t special)
