@@ -15,38 +15,47 @@ namespace toolstream::bench {
 
 namespace detail {
 
-inline std::string openai_chunk(std::string_view delta_json, std::string_view finish_reason = "null")
+// The `chat.completion.chunk` object OpenAI Chat and Mistral both send: id, object, created and
+// model, then `fields` (members one provider adds, each with its leading comma), the `choices`
+// array holding `choices`, then `tail` (the usage member with its leading comma, or nothing).
+inline std::string chat_completion_chunk(std::string_view id, std::string_view model, std::string_view fields,
+                                         std::string_view choices, std::string_view tail)
 {
     std::string out = "{\"id\":\"";
-    out += openai_completion_id;
+    out += id;
     out += "\",\"object\":\"chat.completion.chunk\",\"created\":";
     out += std::to_string(created_unix);
     out += ",\"model\":\"";
-    out += openai_model;
-    out += "\",\"system_fingerprint\":\"fp_bench\",\"choices\":[{\"index\":0,\"delta\":";
-    out += delta_json;
-    out += ",\"logprobs\":null,\"finish_reason\":";
-    out += finish_reason;
-    out += "}],\"usage\":null}";
+    out += model;
+    out += '"';
+    out += fields;
+    out += ",\"choices\":[";
+    out += choices;
+    out += ']';
+    out += tail;
+    out += '}';
     return out;
+}
+
+// OpenAI sends system_fingerprint; Mistral does not.
+inline constexpr std::string_view openai_chunk_fields = ",\"system_fingerprint\":\"fp_bench\"";
+
+inline std::string openai_chunk(std::string_view delta_json, std::string_view finish_reason = "null")
+{
+    std::string choice = "{\"index\":0,\"delta\":";
+    choice += delta_json;
+    choice += ",\"logprobs\":null,\"finish_reason\":";
+    choice += finish_reason;
+    choice += '}';
+    return chat_completion_chunk(openai_completion_id, openai_model, openai_chunk_fields, choice, ",\"usage\":null");
 }
 
 inline std::string openai_usage_chunk(std::size_t completion_tokens)
 {
-    std::string out = "{\"id\":\"";
-    out += openai_completion_id;
-    out += "\",\"object\":\"chat.completion.chunk\",\"created\":";
-    out += std::to_string(created_unix);
-    out += ",\"model\":\"";
-    out += openai_model;
-    out += "\",\"system_fingerprint\":\"fp_bench\",\"choices\":[],\"usage\":{\"prompt_tokens\":";
-    out += std::to_string(prompt_tokens);
-    out += ",\"completion_tokens\":";
-    out += std::to_string(completion_tokens);
-    out += ",\"total_tokens\":";
-    out += std::to_string(prompt_tokens + completion_tokens);
-    out += "}}";
-    return out;
+    const std::string usage = ",\"usage\":{\"prompt_tokens\":" + std::to_string(prompt_tokens) +
+                              ",\"completion_tokens\":" + std::to_string(completion_tokens) +
+                              ",\"total_tokens\":" + std::to_string(prompt_tokens + completion_tokens) + "}";
+    return chat_completion_chunk(openai_completion_id, openai_model, openai_chunk_fields, {}, usage);
 }
 
 // One `delta.tool_calls` entry; `id`/`name` are set only on a call's first fragment.
@@ -233,18 +242,8 @@ inline std::string mistral_write_file_sse(std::size_t content_bytes, std::size_t
     (void)delta_chars;
     const std::string arguments = write_file_arguments_json(content_bytes);
     const auto chunk = [](std::string_view choice, std::string_view tail) {
-        std::string out = "{\"id\":\"";
-        out += mistral_completion_id;
-        out += "\",\"object\":\"chat.completion.chunk\",\"created\":";
-        out += std::to_string(created_unix);
-        out += ",\"model\":\"";
-        out += mistral_model;
-        out += "\",\"choices\":[{\"index\":0,";
-        out += choice;
-        out += ",\"logprobs\":null}]";
-        out += tail;
-        out += '}';
-        return out;
+        const std::string choices = "{\"index\":0," + std::string(choice) + ",\"logprobs\":null}";
+        return detail::chat_completion_chunk(mistral_completion_id, mistral_model, {}, choices, tail);
     };
     std::string out;
     out.reserve(arguments.size() * 2 + 1024);
