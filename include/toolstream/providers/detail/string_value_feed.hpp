@@ -120,6 +120,7 @@ private:
     std::size_t decode_value(Handler& handler, std::string_view text, std::size_t from, error_code& ec)
     {
         ++values_decoded_;
+        decoded_.reserve(json_string_decoder::read_room(slice));   // once: its size for good
         decoder_.reset_string();
         std::size_t total = 0;
         while (!decoder_.closed()) {
