@@ -167,6 +167,25 @@ private:
             return options_.ndjson;
     }
 
+    // What write() and finish() hand the transport (its events and errors) and the converter (its
+    // chunks), noting each error in `first` in stream order. One type for both, so the decoder
+    // and the converter are instantiated once.
+    struct router {
+        pipeline& self;
+        error_code& first;
+
+        void operator()(const wire_event& ev)
+        {
+            self.seen_event_ = true;
+            self.record_error(self.converter_.convert(ev, *this), first);
+        }
+        void operator()(error_code ec) { self.record_error(ec, first); }
+        void operator()(std::size_t index, const chunk_response& chunk)
+        {
+            self.record_error(self.route(index, chunk), first, false);
+        }
+    };
+
     choice_state& state(std::size_t index);
     error_code route(std::size_t index, const chunk_response& chunk);
     // Keeps `ec` as the feed's and the pipeline's first error. `of_stream`: a transport or

@@ -8,6 +8,7 @@
 #include <toolstream/providers/mistral.hpp>
 #include <toolstream/providers/ollama.hpp>
 #include <toolstream/providers/openai_chat.hpp>
+#include <toolstream/tools/toolset.hpp>
 #include <toolstream/transport/sse.hpp>
 
 #include "catch_compat.hpp"
@@ -293,7 +294,7 @@ TEST_CASE("fuzz regression: whitespace before a raw JSON body is no error howeve
         auto visit = [&](const wire_event& ev) { events.emplace_back(ev.data); };
         std::size_t errors = 0;
         for (std::size_t at = 0; at < sse.size(); at += piece)
-            (void)d.write(std::string_view(sse).substr(at, piece), detail::overloaded{visit, [&](error_code ec) { errors += ec == error::event_too_large; }});
+            (void)d.write(std::string_view(sse).substr(at, piece), overloaded{visit, [&](error_code ec) { errors += ec == error::event_too_large; }});
         CHECK(errors == 2);   // the second and third lines are one oversized "event"
         CHECK(events == std::vector<std::string>{"x"});
     }

@@ -1,5 +1,6 @@
 // sse_decoder at its limits: events over max_event_size, a never-ending event, a multi-megabyte
 // event, an oversized raw JSON body, and memory running out.
+#include <toolstream/tools/toolset.hpp>
 #include <toolstream/transport/sse.hpp>
 
 #include "catch_compat.hpp"
@@ -115,15 +116,6 @@ TEST_CASE("sse: a raw JSON body over max_event_size is an error and is dropped",
     REQUIRE(dec.buffered_bytes() == 0);
 }
 
-namespace {
-template<class... F>
-struct overloaded : F... {
-    using F::operator()...;
-};
-template<class... F>
-overloaded(F...) -> overloaded<F...>;
-} // namespace
-
 TEST_CASE("sse: memory running out is error::out_of_memory; the event is dropped and decoding resumes", "[sse][oom]")
 {
     // A visitor throwing std::bad_alloc stands for an allocation failing inside write().
@@ -144,7 +136,7 @@ TEST_CASE("sse: memory running out is error::out_of_memory; the event is dropped
     {
         sse_decoder other;
         std::vector<std::string> order;
-        auto visit_all = overloaded{
+        auto visit_all = toolstream::overloaded{
             [&](const toolstream::wire_event& ev) {
                 if (ev.data == "fail")
                     throw std::length_error("too long");

@@ -6,18 +6,6 @@
 
 namespace toolstream {
 
-namespace detail {
-
-/// One visitor made of several lambdas.
-template<class... F>
-struct overloaded : F... {
-    using F::operator()...;
-};
-template<class... F>
-overloaded(F...) -> overloaded<F...>;
-
-} // namespace detail
-
 template<class Provider, parser_policy Policy, event_sink Sink>
     requires provider_traits<Provider>
 auto pipeline<Provider, Policy, Sink>::state(std::size_t index) -> choice_state&
@@ -134,13 +122,7 @@ error_code pipeline<Provider, Policy, Sink>::write(std::string_view bytes)
         return error::feed_after_finalize;
     seen_input_ = seen_input_ || !detail::all_blank(bytes);
     error_code first;
-    auto emit = [&](std::size_t index, const chunk_response& chunk) { record_error(route(index, chunk), first, false); };
-    // Transport errors come to the visitor among the events, so all errors are noted in stream order.
-    detail::overloaded on_event{[&](const wire_event& ev) {
-                                    seen_event_ = true;
-                                    record_error(converter_.convert(ev, emit), first);
-                                },
-                                [&](error_code ec) { record_error(ec, first); }};
+    router on_event{*this, first};
     // The decoder's errors reach `on_event` in stream order; only a failed allocation is new here.
     record_error(detail::guard_allocation([&] {
              (void)decoder_.write(bytes, on_event);
@@ -157,15 +139,10 @@ error_code pipeline<Provider, Policy, Sink>::finish()
     if (finished_)
         return {};
     error_code first;
-    auto emit = [&](std::size_t index, const chunk_response& chunk) { record_error(route(index, chunk), first, false); };
-    detail::overloaded on_event{[&](const wire_event& ev) {
-                                    seen_event_ = true;
-                                    record_error(converter_.convert(ev, emit), first);
-                                },
-                                [&](error_code ec) { record_error(ec, first); }};
+    router on_event{*this, first};
     record_error(detail::guard_allocation([&] {
              (void)decoder_.finish(on_event);
-             converter_.finish(emit);
+             converter_.finish(on_event);
              return error_code{};
          }),
          first);
