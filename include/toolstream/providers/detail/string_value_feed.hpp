@@ -7,7 +7,6 @@
 #include <toolstream/detail/sliced_write.hpp>
 #include <toolstream/error.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
