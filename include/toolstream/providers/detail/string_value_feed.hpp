@@ -2,6 +2,7 @@
 // decodes its long or escaped string values.
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/json_string_decoder.hpp>
 #include <toolstream/detail/json_string_skip.hpp>
 #include <toolstream/detail/sliced_write.hpp>
@@ -99,7 +100,7 @@ private:
     {
         while (open > 0) {
             const char c = text[--open];
-            if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+            if (!is_blank(c))
                 return c == ':';
         }
         return false;
