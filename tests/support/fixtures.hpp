@@ -30,6 +30,21 @@ inline std::string read_file(const std::filesystem::path& path)
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+/// The JSONTestSuite cases (`*.json` in the fixtures' jsontestsuite/), sorted by name; empty when
+/// there are none.
+inline std::vector<std::filesystem::path> jsontestsuite_files()
+{
+    std::vector<std::filesystem::path> out;
+    const auto root = fixtures_dir();
+    if (!root || !std::filesystem::is_directory(*root / "jsontestsuite"))
+        return out;
+    for (const auto& entry : std::filesystem::directory_iterator(*root / "jsontestsuite"))
+        if (entry.path().extension() == ".json")
+            out.push_back(entry.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 /// A recorded stream and the result its official SDK produced.
 struct fixture {
     std::string name;            ///< "anthropic/sdk-tool-use"
