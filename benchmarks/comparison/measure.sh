@@ -67,17 +67,19 @@ run_all() {
         "$results"/toolstream_bench_*.json | sort -u > "$results/errors.txt"
 
     # The whole program a user runs, against the library alone on the same bytes: CPU seconds
-    # (user + system) and peak RSS of toolstream-replay, median of 3 runs.
+    # (user + system, median of 5 runs) and peak RSS of toolstream-replay. bash's `time` gives CPU
+    # to the millisecond; /usr/bin/time (used for the RSS) prints it to 10 ms, a quarter of a run.
     log "toolstream-replay as a process"
     : > "$results/replay.tsv"
     for size in 262144 1048576; do
         file=$streams/openai_chat-$size.sse
-        for run in 1 2 3; do
-            /usr/bin/time -f '%U %S %M' -o "$results/replay.time" \
-                "$build/programs/replay/toolstream-replay" --provider openai_chat --emit summary "$file" >/dev/null
-            read -r user sys rss < "$results/replay.time"
-            echo "$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') $rss"
-        done | sort -n | sed -n 2p | { read -r cpu_s rss; printf 'openai_chat\t%s\t%s\t%s\t%s\n' "$size" "$(stat -c %s "$file")" "$cpu_s" "$rss"; } >> "$results/replay.tsv"
+        replay=("$build/programs/replay/toolstream-replay" --provider openai_chat --emit summary "$file")
+        /usr/bin/time -f '%M' -o "$results/replay.time" "${replay[@]}" >/dev/null
+        rss=$(<"$results/replay.time")
+        cpu_s=$(for run in 1 2 3 4 5; do
+                    { TIMEFORMAT='%3U %3S'; time "${replay[@]}" >/dev/null; } 2>&1 | awk '{ print $1 + $2 }'
+                done | sort -n | sed -n 3p)
+        printf 'openai_chat\t%s\t%s\t%s\t%s\n' "$size" "$(stat -c %s "$file")" "$cpu_s" "$rss" >> "$results/replay.tsv"
     done
     cat "$results/replay.tsv" >&2
 
