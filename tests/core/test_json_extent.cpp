@@ -76,3 +76,17 @@ TEST_CASE("string_skip: each next quote or backslash, then the limit", "[core][j
     string_skip bounded(text, 5);   // the limit hides the quote at 6
     CHECK(bounded.next(4) == 5);
 }
+
+TEST_CASE("string_skip: the quote that closes a string, past its escapes", "[core][json_extent]")
+{
+    const std::string_view text = R"(ab\"cd\\"ef")";   // the inside of "ab\"cd\\", then ef"
+    string_skip skip(text, text.size());
+    CHECK(skip.closing_quote(skip.next(0)) == 8);
+    string_skip plain(text, text.size());
+    CHECK(plain.closing_quote(plain.next(9)) == 11);   // no escape before the quote
+    string_skip bounded(text, 7);   // the limit cuts the escape at 6: no closing quote
+    CHECK(bounded.closing_quote(bounded.next(0)) == 7);
+    const std::string_view open_escape = R"(ab\)";   // ends inside an escape
+    string_skip trailing(open_escape, open_escape.size());
+    CHECK(trailing.closing_quote(trailing.next(0)) == open_escape.size());
+}

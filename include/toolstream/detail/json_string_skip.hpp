@@ -26,6 +26,15 @@ public:
         return quote_ < backslash_ ? quote_ : backslash_;
     }
 
+    /// The position of the quote that closes a string, given `special`, the first `"` or `\` after
+    /// its opening quote (from next()); limit when the string does not close before it.
+    std::size_t closing_quote(std::size_t special) noexcept
+    {
+        while (special < limit_ && text_[special] == '\\')
+            special = next(special + 2);   // the escaped byte is never the end
+        return special;
+    }
+
 private:
     std::size_t find(std::size_t from, char c) const noexcept
     {

@@ -172,10 +172,8 @@ private:
     static std::size_t string_end(std::string_view s, std::size_t from, std::size_t limit) noexcept
     {
         string_skip skip(s, limit);
-        for (std::size_t i = skip.next(from); i < limit; i = skip.next(i + 2))
-            if (s[i] == '"')
-                return i + 1;
-        return 0;
+        const std::size_t quote = skip.closing_quote(skip.next(from));
+        return quote < limit ? quote + 1 : 0;
     }
 
     // The length of the JSON integer `s` starts with (-?(0|[1-9][0-9]*), at most 19 digits), or 0.

@@ -70,9 +70,9 @@ private:
             if (first == text.size())
                 break;   // no end: the parser judges it
             if ((text[first] == '"' && first - open <= min_plain_run) || !follows_colon(text, open)) {
-                at = after_string(skip, text, first);
-                if (at == text.size() + 1)
-                    break;
+                at = skip.closing_quote(first) + 1;
+                if (at > text.size())
+                    break;   // no end: the parser judges it
                 continue;
             }
             if (!write_part(parser, text.substr(given, open - given), ec))
@@ -84,15 +84,6 @@ private:
             given = at;
         }
         return given + write_sliced(parser, text.substr(given), false, ec);
-    }
-
-    // The position after the string whose first `"` or `\` after the opening quote is at
-    // `special`, or text.size() + 1 when it has no closing quote.
-    static std::size_t after_string(string_skip& skip, std::string_view text, std::size_t special)
-    {
-        while (special < text.size() && text[special] == '\\')
-            special = skip.next(special + 2);   // the escaped byte is never the end
-        return special < text.size() ? special + 1 : text.size() + 1;
     }
 
     // True when the last byte before `open` that is not JSON whitespace is a `:`.
