@@ -68,7 +68,7 @@ run_all() {
 
     # The whole program a user runs, against the library alone on the same bytes: CPU seconds
     # (user + system, median of 5 runs) and peak RSS of toolstream-replay. bash's `time` gives CPU
-    # to the millisecond; /usr/bin/time (used for the RSS) prints it to 10 ms, a quarter of a run.
+    # to the millisecond; /usr/bin/time (used for the RSS) prints it to 10 ms, a third of the 256 KiB run.
     log "toolstream-replay as a process"
     : > "$results/replay.tsv"
     for size in 262144 1048576; do
