@@ -11,6 +11,7 @@
 # ${TMPDIR:-/tmp}/toolstream-fuzz, kept between runs so corpora grow), FUZZ_MAX_LEN (4096),
 # TOOLSTREAM_FIXTURES_DIR (seed streams; default ../shared/fixtures beside the repository).
 # Seeds are copied and generated into FUZZ_WORK at run time; nothing is written to the repository.
+# fuzz/regressions/TARGET/ keeps the inputs that once failed, each with its header, as seeds.
 # Prints executions per target; exits non-zero on any crash, sanitizer report or failed check,
 # naming the input that caused it.
 set -euo pipefail
@@ -221,6 +222,8 @@ EOF
           op $((0x21)); printf '1}'; printf '\037'
           op $((0x20)); } | seed "$t" interleaved ;;
     esac
+    # Inputs that once failed (header included), replayed first by every run of their target.
+    for f in "$repo/fuzz/regressions/$t"/*; do cp "$f" "$work/seeds/$t/regression_$(basename "$f")"; done
     shopt -u nullglob
 }
 

@@ -90,6 +90,7 @@ using emitter_archetype = segment_emitter<event_target_archetype>;
 /// | `p.finalize(w)`         | end of stream: held bytes become text or the open block's content, open blocks END `incomplete` |
 /// | `p.reset()`             | back to the start state                                             |
 /// | `p.held_bytes()`        | optional; bytes received but not yet emitted (checked by tests, reported by programs) |
+/// | `p.in_block()`          | optional `bool`, const; the next bytes belong to a block of its syntax (a call, its opening, a section of calls): a reasoning parser in front opens no region there |
 /// | `P::decodes_file_bodies`| optional `bool` (false); file bodies are decoded out of JSON strings, their raw bytes reported as markup |
 ///
 /// Models: api_tool_call, structured, text_format_policy<T> (every format), reasoning_policy<P, R>

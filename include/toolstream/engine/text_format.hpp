@@ -100,6 +100,10 @@ public:
     /// Bytes received but not yet emitted or reported.
     std::size_t held_bytes() const noexcept { return buf_.size() + call_.held_bytes() + reader_.held_bytes(); }
 
+    /// Whether the bytes fed next belong to a block of the format's (an opening being read, a
+    /// call, a section of calls): a reasoning parser opens no region there.
+    bool in_block() const noexcept { return state_ != state::text; }
+
     const options_type& options() const noexcept { return options_; }
 
 private:

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <concepts>
 #include <cstddef>
 #include <span>
 #include <string_view>
@@ -138,13 +139,24 @@ private:
     static constexpr std::size_t max_leading_blanks = 256;
 
 
+    // Whether a recurring region may open after the bytes `inner` has read: not inside a block
+    // of its syntax (an opening, a call's arguments, a section of calls), whose bytes are the
+    // block's; and not while it holds bytes it has not settled, which came before the marker.
     template<class Inner>
-    static bool holds_bytes(const Inner& inner) noexcept
+    static bool settled(const Inner& inner) noexcept
     {
+        if constexpr (requires { { inner.in_block() } -> std::convertible_to<bool>; }) {
+            if (inner.in_block())
+                return false;
+        } else {
+            static_assert(!requires { &Inner::in_block; },
+                          "toolstream: a parser policy's in_block() must be callable as `bool in_block() const`; "
+                          "otherwise a reasoning parser would open regions inside its calls");
+        }
         if constexpr (requires { inner.held_bytes(); })
-            return inner.held_bytes() != 0;
+            return inner.held_bytes() == 0;
         else
-            return false;
+            return true;
     }
 
     template<class Inner, class Writer>
@@ -182,9 +194,9 @@ private:
             const auto spelling = open_.at(buf_.view());
             if (spelling.longer_pending && !at_end_)
                 return false;
-            if (holds_bytes(inner)) {
-                // Inside syntax the inner policy has not settled (an opening it holds): a region
-                // here would put reasoning before bytes that came first. The marker is its data.
+            if (!settled(inner)) {
+                // The marker is the policy's data: a call's bytes are the call's, and a region
+                // here would put reasoning before held bytes that came first.
                 forward(spelling.length, inner, out);
                 return true;
             }

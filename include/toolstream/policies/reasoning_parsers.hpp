@@ -21,10 +21,12 @@ struct reasoning_syntax {
     /// Ends any region and is left to the format: harmony's next message when `<|end|>` was
     /// stripped, a tool-call section (kimi_k2, minimax_m2), qwen3's `<tool_call>`.
     std::string_view yields_to;
-    /// Regions recur anywhere in the stream: only for markers that are special tokens, which a
-    /// tool's arguments cannot hold. Otherwise one region, at the start of the stream (as vLLM's
-    /// reasoning parsers read it), so `<think>` inside a later tool call is the call's data.
-    /// A recurring region opens only where the policy holds no bytes (input order is kept).
+    /// Regions recur in the stream: only for markers that are special tokens. Otherwise one
+    /// region, at the start of the stream (as vLLM's reasoning parsers read it), so `<think>`
+    /// inside a later tool call is the call's data. A recurring region opens only outside the
+    /// format's blocks (a call, its opening, a section of calls: its markers there are the call's
+    /// data, as a file about the format holds them) and where the policy holds no bytes (input
+    /// order is kept).
     bool recurs = false;
     /// When set, `yields_to` ends a region only when blanks and then one of these follow it (a
     /// call's body: qwen3's `<function` or `{`); else it is reasoning text ("I could use

@@ -77,14 +77,7 @@ public:
     template<class = void>
     std::size_t held_bytes() const noexcept
     {
-        return std::visit(
-            [](const auto& p) -> std::size_t {
-                if constexpr (requires { p.held_bytes(); })
-                    return p.held_bytes();
-                else
-                    return 0;
-            },
-            policy_) + reasoning_.held_bytes();
+        return held_bytes_of(policy_) + reasoning_.held_bytes();
     }
 
     /// The name make_policy() takes for the chosen policy.
@@ -107,7 +100,39 @@ private:
         {
             std::visit([&](auto& p) { p.finalize(out); }, policy);
         }
+        // Templates, as reset() and held_bytes() above: a TU that feeds no runtime_policy
+        // instantiates nothing for them.
+        template<class = void>
+        std::size_t held_bytes() const noexcept
+        {
+            return held_bytes_of(policy);
+        }
+        template<class = void>
+        bool in_block() const noexcept
+        {
+            return std::visit(
+                [](const auto& p) {
+                    if constexpr (requires { p.in_block(); })
+                        return p.in_block();
+                    else
+                        return false;
+                },
+                policy);
+        }
     };
+
+    template<class = void>
+    static std::size_t held_bytes_of(const variant_type& policy) noexcept
+    {
+        return std::visit(
+            [](const auto& p) -> std::size_t {
+                if constexpr (requires { p.held_bytes(); })
+                    return p.held_bytes();
+                else
+                    return 0;
+            },
+            policy);
+    }
 
     variant_type policy_;
     detail::reasoning_splitter reasoning_;

@@ -49,6 +49,13 @@ public:
     void finalize(Writer& w);
     void reset() { *this = structured(std::move(options_)); }
 
+    /// Whether the response object is being read: its bytes are its own, so a reasoning parser
+    /// opens no region there.
+    bool in_block() const noexcept
+    {
+        return expect_ != expect::start && expect_ != expect::after && expect_ != expect::text;
+    }
+
 private:
     enum class place : std::uint8_t { response, tool_call };
     enum class expect : std::uint8_t { start, key_or_end, key, colon, value, comma_or_end, after, text };
