@@ -30,7 +30,7 @@ struct seen {
 };
 
 // The WHATWG event-stream rules plus the decoder's documented extras (BOM, raw JSON bodies,
-// [DONE], whitespace-only data), written for clarity over whole input.
+// [DONE], whitespace-only data, `error:` lines), written for clarity over whole input.
 seen reference(std::string_view body, bool flush_at_eof)
 {
     seen out;
@@ -65,7 +65,9 @@ seen reference(std::string_view body, bool flush_at_eof)
         std::string_view value = colon == std::string_view::npos ? std::string_view() : l.substr(colon + 1);
         if (value.starts_with(' '))
             value.remove_prefix(1);
-        if (field == "data") {
+        if (field == "error")   // llama.cpp's server: the data of an event named error
+            name = "error";
+        if (field == "data" || field == "error") {
             if (has_data)
                 data += '\n';
             data += value;

@@ -46,6 +46,7 @@ enum class error {
     // The stream as a whole.
     provider_mismatch,         ///< No event of a non-empty stream had the provider's shape.
     empty_stream,              ///< A provider stream with no event at all (no byte but blanks).
+    finish_repeated,           ///< A choice's finish came again; the first stands, the later one is ignored.
 };
 
 namespace detail {
@@ -80,6 +81,7 @@ public:
         case error::out_of_memory: return "out of memory: an allocation failed";
         case error::provider_mismatch: return "no event of the stream has the provider's shape (wrong provider?)";
         case error::empty_stream: return "the provider stream is empty";
+        case error::finish_repeated: return "a choice's finish reason came again (the first stands)";
         }
         return "unknown toolstream error";
     }

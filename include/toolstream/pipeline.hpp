@@ -101,6 +101,11 @@ struct choice_sink {
 /// too_many_calls); the offending event is skipped and the stream goes on. finish() ends the
 /// transport and finalizes every choice.
 ///
+/// The upstream's terminal state is kept as it said it: nothing after an SSE `[DONE]` is read,
+/// and a choice's first finish stands (a later, different one is error::finish_repeated from
+/// write(), and is not obeyed). A finish the converter does not know as a clean end is `error`,
+/// with the raw reason in choice_finished::reason.
+///
 /// A stream that is not the provider's says so: when no event of it had the dialect's shape (no
 /// chunk came out of the converter: another provider's stream, binary, text), finish() returns
 /// error::provider_mismatch, or error::empty_stream when there was no byte but blanks. Either
@@ -176,6 +181,8 @@ private:
 
         void operator()(const wire_event& ev)
         {
+            if (self.ended_by_transport())
+                return;   // after `[DONE]`: what a broken upstream sends there is not the answer's
             self.seen_event_ = true;
             self.record_error(self.converter_.convert(ev, *this), first);
         }
@@ -186,6 +193,13 @@ private:
         }
     };
 
+    bool ended_by_transport() const noexcept
+    {
+        if constexpr (requires { decoder_.done(); })
+            return decoder_.done();
+        else
+            return false;
+    }
     choice_state& state(std::size_t index);
     error_code route(std::size_t index, const chunk_response& chunk);
     // Keeps `ec` as the feed's and the pipeline's first error. `of_stream`: a transport or

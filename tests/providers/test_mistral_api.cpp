@@ -160,7 +160,8 @@ TEST_CASE("mistral: the response's id and model come once; finish reasons are no
     STATIC_REQUIRE(converter::normalise_finish("model_length") == finish_kind::length);
     STATIC_REQUIRE(converter::normalise_finish("tool_calls") == finish_kind::tool_calls);
     STATIC_REQUIRE(converter::normalise_finish("error") == finish_kind::error);
-    STATIC_REQUIRE(converter::normalise_finish("other") == finish_kind::stop);
+    STATIC_REQUIRE(converter::normalise_finish("content_filter") == finish_kind::content_filter);
+    STATIC_REQUIRE(converter::normalise_finish("other") == finish_kind::error);   // unknown: never a clean stop
 
     const auto out = convert_all({
         R"({"id":"b399","object":"chat.completion.chunk","model":"mistral-small-latest","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]})",

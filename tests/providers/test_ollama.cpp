@@ -209,7 +209,8 @@ TEST_CASE("ollama: the model comes once; done reasons are normalised", "[ollama]
     using toolstream::finish_kind;
     STATIC_REQUIRE(converter::normalise_finish("stop") == finish_kind::stop);
     STATIC_REQUIRE(converter::normalise_finish("length") == finish_kind::length);
-    STATIC_REQUIRE(converter::normalise_finish("load") == finish_kind::stop);
+    STATIC_REQUIRE(converter::normalise_finish("load") == finish_kind::error);   // no answer was generated
+    STATIC_REQUIRE(converter::normalise_finish("abort") == finish_kind::error);
 
     converter conv;
     recorder out;

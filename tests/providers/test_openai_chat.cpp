@@ -288,7 +288,10 @@ TEST_CASE("openai_chat: the response's id and model come once; finish reasons ar
     STATIC_REQUIRE(converter::normalise_finish("function_call") == finish_kind::tool_calls);
     STATIC_REQUIRE(converter::normalise_finish("content_filter") == finish_kind::content_filter);
     STATIC_REQUIRE(converter::normalise_finish("error") == finish_kind::error);
-    STATIC_REQUIRE(converter::normalise_finish("eos") == finish_kind::stop);   // unknown: a plain stop
+    // Unknown ends (vLLM's and SGLang's `abort`) never read as a clean stop.
+    STATIC_REQUIRE(converter::normalise_finish("abort") == finish_kind::error);
+    STATIC_REQUIRE(converter::normalise_finish("eos") == finish_kind::error);
+    STATIC_REQUIRE(converter::normalise_finish("") == finish_kind::error);
 
     const auto out = convert_all({
         R"({"id":"chatcmpl-1","model":"gpt-4o","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]})",

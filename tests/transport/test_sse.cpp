@@ -102,6 +102,15 @@ TEST_CASE("sse: fields follow the WHATWG rules", "[sse]")
     }
 }
 
+TEST_CASE("sse: an `error:` line is the data of an event named error (llama.cpp's server)", "[sse]")
+{
+    check_splits("data: a\n\nerror: {\"code\":500,\"message\":\"boom\"}\n\n",
+                 events({{"", "a"}, {"error", "{\"code\":500,\"message\":\"boom\"}"}}));
+    // As data lines do: joined with `data:` lines of the same event, the name for that event only.
+    REQUIRE(decode("event: x\nerror: 1\ndata: 2\n\ndata: 3\n\n").events == std::vector<event>{{"error", "1\n2"}, {"", "3"}});
+    REQUIRE(decode("error:\n\n").events.empty());
+}
+
 TEST_CASE("sse: the DONE sentinel sets done() and is not delivered", "[sse]")
 {
     check_splits("data: a\n\ndata: [DONE]\n\n", events({{"", "a"}}, true));

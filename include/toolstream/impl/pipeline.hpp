@@ -81,7 +81,8 @@ void pipeline<Provider, Policy, Sink>::fail(std::string_view message)
 }
 
 // The converter's word, else: a broken stream is `error`, one that ended before the provider
-// said it was finished is `length`. A choice that stopped after complete calls made `tool_calls`.
+// said it was finished is `length`. A choice that stopped after complete calls made `tool_calls`;
+// the legacy `function_call` says it made one, so without any it is no clean end.
 template<class Provider, parser_policy Policy, event_sink Sink>
     requires provider_traits<Provider>
 finish_kind pipeline<Provider, Policy, Sink>::finish_of(const choice_state& c) const
@@ -89,6 +90,8 @@ finish_kind pipeline<Provider, Policy, Sink>::finish_of(const choice_state& c) c
     finish_kind kind = c.record.finish ? *c.record.finish
                      : provider_error_ || stream_error_ ? finish_kind::error
                                                         : finish_kind::length;
+    if (kind == finish_kind::tool_calls && !c.record.made_calls && c.record.summary.finish_reason == "function_call")
+        return finish_kind::error;
     return kind == finish_kind::stop && c.record.made_calls ? finish_kind::tool_calls : kind;
 }
 
@@ -99,10 +102,18 @@ error_code pipeline<Provider, Policy, Sink>::route(std::size_t index, const chun
     recognized_ = true;
     start_response(&chunk);
     auto& st = state(index);
-    if (!chunk.finish_reason.empty())
-        st.record.summary.finish_reason = chunk.finish_reason;
-    if (chunk.finish)
-        st.record.finish = chunk.finish;
+    // A choice ends once: a later, different finish is the upstream's protocol error, reported
+    // (error::finish_repeated) and not obeyed. The same finish again alters nothing.
+    error_code repeated;
+    if (chunk.finish && st.record.finish) {
+        if (*chunk.finish != *st.record.finish || chunk.finish_reason != st.record.summary.finish_reason.value_or(""))
+            repeated = error::finish_repeated;
+    } else {
+        if (!chunk.finish_reason.empty())
+            st.record.summary.finish_reason = chunk.finish_reason;
+        if (chunk.finish)
+            st.record.finish = chunk.finish;
+    }
     st.record.summary.refusal.append(chunk.refusal);
     if (chunk.usage)
         usage_ = chunk.usage;
@@ -111,7 +122,7 @@ error_code pipeline<Provider, Policy, Sink>::route(std::size_t index, const chun
         provider_error_ = chunk.error;
         fail(chunk.error);
     }
-    return ec;
+    return ec ? ec : repeated;
 }
 
 template<class Provider, parser_policy Policy, event_sink Sink>

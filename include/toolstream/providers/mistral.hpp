@@ -26,20 +26,20 @@ struct provider_converter<mistral> {
     static constexpr framing wire_framing = framing::sse;
     static constexpr std::string_view name = "mistral";
 
-    /// A `finish_reason` normalised: `length` and `model_length` (the context is full) are
-    /// length; `tool_calls` is tool_calls; `error` is error; `content_filter` is itself; `stop`
-    /// and any reason not known here are stop.
+    /// A `finish_reason` normalised: `stop` is stop; `length` and `model_length` (the context is
+    /// full) are length; `tool_calls` is tool_calls; `content_filter` is itself. Any other reason
+    /// (`error` among them) is error: an end not known to be clean never reads as one.
     static constexpr finish_kind normalise_finish(std::string_view reason) noexcept
     {
+        if (reason == "stop")
+            return finish_kind::stop;
         if (reason == "length" || reason == "model_length")
             return finish_kind::length;
         if (reason == "tool_calls")
             return finish_kind::tool_calls;
-        if (reason == "error")
-            return finish_kind::error;
         if (reason == "content_filter")
             return finish_kind::content_filter;
-        return finish_kind::stop;
+        return finish_kind::error;
     }
 
     template<chunk_consumer Emit>

@@ -43,11 +43,12 @@ struct provider_converter<ollama> : converter_defaults<provider_converter<ollama
     static constexpr framing wire_framing = framing::ndjson;
     static constexpr std::string_view name = "ollama";
 
-    /// A `done_reason` normalised: `length` is length; `stop` (also after tool calls), `load`,
-    /// `unload` and any reason not known here are stop.
+    /// A `done_reason` normalised: `stop` (also after tool calls) is stop, `length` is length.
+    /// Any other (`load`, `unload`: no answer was generated) is error: an end not known to be a
+    /// clean one never reads as one.
     static constexpr finish_kind normalise_finish(std::string_view done_reason) noexcept
     {
-        return done_reason == "length" ? finish_kind::length : finish_kind::stop;
+        return done_reason == "stop" ? finish_kind::stop : done_reason == "length" ? finish_kind::length : finish_kind::error;
     }
 
 private:

@@ -2,6 +2,7 @@
 // Groq, xAI, Qwen (DashScope), OpenRouter, vLLM and other OpenAI-compatible servers.
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/providers/detail/openai_chat_stream.hpp>
 #include <toolstream/providers/provider.hpp>
@@ -24,32 +25,37 @@ struct openai_chat {};
 /// `is_complete`, and a completion delta for each call still open. The chunk's `id` and `model`
 /// come once, with the first chunk emitted. Usage (`usage` or `x_groq.usage`) and in-stream
 /// errors (`{"error":...}`, vLLM's `"object":"error"`; `finish` error) go on choice 0. `[DONE]`
-/// and empty data are skipped; data that is not a JSON object gives `error::invalid_payload`.
+/// and empty data are skipped (a pipeline reads nothing after `[DONE]`); data that is not a JSON
+/// object gives `error::invalid_payload`.
 template<>
 struct provider_converter<openai_chat> {
     static constexpr framing wire_framing = framing::sse;
     static constexpr std::string_view name = "openai_chat";
 
-    /// A `finish_reason` normalised: `length`, `content_filter` and `error` (OpenRouter and
-    /// others) are themselves; `tool_calls` and the legacy `function_call` are tool_calls; `stop`
-    /// and any reason not known here are stop.
+    /// A `finish_reason` normalised: `stop`, `length`, `content_filter` and `error` (OpenRouter
+    /// and others) are themselves; `tool_calls` and the legacy `function_call` are tool_calls.
+    /// Any other reason (vLLM's and SGLang's `abort`) is error: an end not known to be clean
+    /// never reads as one. The raw reason goes with it (choice_finished::reason).
     static constexpr finish_kind normalise_finish(std::string_view reason) noexcept
     {
+        if (reason == "stop")
+            return finish_kind::stop;
         if (reason == "length")
             return finish_kind::length;
         if (reason == "tool_calls" || reason == "function_call")
             return finish_kind::tool_calls;
         if (reason == "content_filter")
             return finish_kind::content_filter;
-        if (reason == "error")
-            return finish_kind::error;
-        return finish_kind::stop;
+        return finish_kind::error;
     }
 
-    /// Converts one event; its SSE `event:` name plays no part in this dialect.
+    /// Converts one event. Its SSE `event:` name plays no part in this dialect, but for `error`:
+    /// the event is the response's error (llama.cpp's server ends a failed stream so).
     template<chunk_consumer Emit>
     error_code convert(const wire_event& ev, Emit& emit)
     {
+        if (detail::equals(ev.name, "error"))
+            return stream_.convert_error_event(ev.data, emit);
         return stream_.convert(ev.data, emit, [](const boost::json::value& content, std::string& text, std::string&) {
             if (const auto* s = content.if_string())
                 text.append(s->data(), s->size());

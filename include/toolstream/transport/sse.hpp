@@ -31,7 +31,8 @@ struct sse_keep_alive {
 ///   A UTF-8 BOM at the start of the stream is dropped.
 /// - `data:` lines (one space after the colon is stripped) are joined with `\n`; `event:` names
 ///   the event; `id:`, `retry:` and unknown fields are ignored; a line without a colon is a field
-///   with an empty value. A blank line dispatches the event as a `wire_event`; `name` is empty
+///   with an empty value. An `error:` line (llama.cpp's server ends a failed stream with one) is
+///   the data of an event named `error`. A blank line dispatches the event as a `wire_event`; `name` is empty
 ///   without an `event:` line and resets after every event.
 /// - An event is not dispatched when its data is empty or only whitespace (gateways send such
 ///   data-only keep-alives), nor when it is the `[DONE]` sentinel (after trimming whitespace),
@@ -213,6 +214,10 @@ private:
             append_data(value, in_input, visit, ec);
         else if (detail::equals(field, "event"))
             name_.assign(value);
+        else if (detail::equals(field, "error")) {   // llama.cpp's server: `error: {json}`, an event of its own
+            name_.assign("error");
+            append_data(value, in_input, visit, ec);
+        }
         // `id` and `retry` serve reconnection, which is the caller's business; unknown fields are ignored.
     }
 

@@ -72,7 +72,7 @@ public:
         start();
         choice(f.choice).finish = f.kind;
         if (f.kind == finish_kind::error && !error_)
-            error_ = "the provider ended the response with an error";
+            error_ = detail::error_finish_message(f.reason);
     }
 
     void operator()(const usage_reported& u) { usage_ = u.usage; }

@@ -111,6 +111,28 @@ public:
         return guard_allocation([&] { return convert_event(data, emit, read_content); });
     }
 
+    /// An event named `error` (llama.cpp's server ends a failed stream with `error: {"code",
+    /// "message","type"}`): the response's error, in read_chat_error's words, else the object's
+    /// `message`, else its data (at most 1 KiB).
+    template<class Emit>
+    error_code convert_error_event(std::string_view data, Emit& emit)
+    {
+        return guard_allocation([&] {
+            dom_event_.clear();
+            auto parsed = parser_.parse(data);
+            if (parsed && (*parsed)->is_object()) {
+                read_chat_error(**parsed, dom_event_.error);
+                if (dom_event_.error.empty())
+                    dom_event_.error.assign(string_field((*parsed)->get_object(), "message"));
+            }
+            if (dom_event_.error.empty())
+                dom_event_.error.assign(data.substr(0, 1024));
+            if (dom_event_.error.empty())
+                dom_event_.error.assign("the provider reported an error");
+            return emit_event(dom_event_, emit, [](auto&&) {});
+        });
+    }
+
 private:
     template<class Emit, class ReadContent>
     error_code convert_event(std::string_view data, Emit& emit, ReadContent& read_content)

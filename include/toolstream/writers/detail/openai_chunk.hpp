@@ -21,6 +21,20 @@
 
 namespace toolstream::detail {
 
+/// The error a finish of kind `error` is reported as, naming the provider's own reason (an
+/// aborted request's `abort`, say) when it gave one other than `error`: at most 64 bytes of it,
+/// any byte that is not printable ASCII written as `?`.
+inline std::string error_finish_message(std::string_view reason)
+{
+    std::string message = "the provider ended the response with an error";
+    if (reason.empty() || reason == "error")
+        return message;
+    message += " (finish reason '";
+    for (const char c : reason.substr(0, 64))
+        message += c >= 0x20 && c < 0x7f ? c : '?';
+    return message + (reason.size() > 64 ? "...')" : "')");
+}
+
 /// The Chat Completions `finish_reason` of a normalised finish (`error` has none: it is an error).
 constexpr std::string_view openai_finish_reason(finish_kind kind) noexcept
 {

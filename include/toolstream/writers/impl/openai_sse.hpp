@@ -86,7 +86,7 @@ void openai_sse_writer<Output>::operator()(const choice_finished& f)
     if (closed_)
         return;
     if (f.kind == finish_kind::error) {
-        fail("the provider ended the response with an error");
+        fail(detail::error_finish_message(f.reason));
         return;
     }
     start();
