@@ -6,10 +6,12 @@
 
 #include "exchange.hpp"
 #include "gateway_viewer.hpp"   // programs/viewer: --viewer
+#include "redaction.hpp"
 #include "request_translation.hpp"
 #include "upstream_answer.hpp"
 
 #include <toolstream/runtime_pipeline.hpp>
+#include <toolstream/tools/raw_parameters.hpp>
 #include <toolstream/writers/sinks.hpp>
 #include <toolstream/writers/openai_completion.hpp>
 #include <toolstream/writers/openai_sse.hpp>
@@ -17,6 +19,7 @@
 #include <boost/asio.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 
+#include <algorithm>
 #include <concepts>
 #include <memory>
 #include <random>
@@ -36,13 +39,17 @@ struct append_to {
 
 /// A writer between the pipeline and the client that turns a choice ended without the
 /// provider's finish (the upstream stopped early) into an `upstream_truncated` error, never a
-/// `length` finish, and notes whether the stream had anything of its dialect at all.
+/// `length` finish, and a choice with a broken tool call (`invalid_arguments`, `incomplete`) into
+/// an error after the call, never a clean finish. It notes whether the stream had anything of its
+/// dialect at all, and keeps the first error the client is told for the log.
 template<class Inner>
 struct guarded_sink {
     Inner inner;
     bool saw_event = false;
     bool failed = false;
     bool truncated = false;
+    std::string failure_message{};
+    std::string broken_call{};   // why the first broken tool call is broken
 
     template<class Event>
         requires std::invocable<Inner&, const Event&>
@@ -51,27 +58,53 @@ struct guarded_sink {
         saw_event = true;
         inner(e);
     }
+    void operator()(const toolstream::segment_event& e)
+    {
+        saw_event = true;
+        if (e.type == toolstream::segment_event_type::SEGMENT_END && toolstream::is_tool_segment(e.segment_kind)
+            && e.status != toolstream::segment_status::complete && broken_call.empty())
+            broken_call = "the model's tool call '" + std::string(toolstream::detail::tool_name_of(e)) + "' is " +
+                          (e.status == toolstream::segment_status::incomplete ? "incomplete" : "broken") +
+                          (e.error.empty() ? std::string() : ": " + std::string(e.error));
+        inner(e);
+    }
     void operator()(const toolstream::provider_failed& p)
     {
-        failed = true;
+        note_failure(p.message);
         inner(p);
     }
     void operator()(const toolstream::choice_finished& c)
     {
-        if (!c.reason.empty() || failed) {
-            inner(c);
+        if (c.kind == toolstream::finish_kind::error)   // the writer reports it as this error
+            note_failure(toolstream::detail::error_finish_message(c.reason));
+        if (c.reason.empty() && !failed) {
+            failed = truncated = true;
+            inner(toolstream::provider_failed{describe(failure::truncated)});
             return;
         }
-        failed = truncated = true;
-        inner(toolstream::provider_failed{describe(failure::truncated)});
+        if (!broken_call.empty() && !failed) {   // the client could not run that call
+            note_failure(broken_call);
+            inner(toolstream::provider_failed{broken_call});
+            return;
+        }
+        inner(c);
+    }
+
+private:
+    void note_failure(std::string_view message)
+    {
+        if (!failed)
+            failure_message = message;
+        failed = true;
     }
 };
 
-// The client's copy (first) and the --viewer's (second, which does nothing without a viewer).
+// The client's copy (first) and the --viewer's (second, which does nothing without a viewer),
+// the upstream's error messages redacted for both.
 using client_stream_sink = guarded_sink<toolstream::openai_sse_writer<append_to>>;
 using client_completion_sink = guarded_sink<toolstream::openai_completion_builder>;
-using stream_sink = toolstream::tee_sink<client_stream_sink, toolstream_viewer::viewer_tap>;
-using completion_sink = toolstream::tee_sink<client_completion_sink, toolstream_viewer::viewer_tap>;
+using stream_sink = redacting_sink<toolstream::tee_sink<client_stream_sink, toolstream_viewer::viewer_tap>>;
+using completion_sink = redacting_sink<toolstream::tee_sink<client_completion_sink, toolstream_viewer::viewer_tap>>;
 
 /// The chat's tap into the --viewer feed, its stream named in the access log.
 inline toolstream_viewer::viewer_tap viewer_tap_for(exchange& x)
@@ -98,7 +131,7 @@ public:
         if (pipeline_ == nullptr || state_->viewer == nullptr)   // none, or the gateway is exiting
             return;
         try {
-            pipeline_->sink().second()(toolstream::provider_failed{why_});
+            pipeline_->sink().inner.second()(toolstream::provider_failed{why_});
             pipeline_->finish();
         } catch (...) {   // out of memory: the viewer's copy stays open; the gateway goes on
         }
@@ -125,8 +158,18 @@ inline std::string random_id_prefix()
     return id + "_";
 }
 
+/// The schemas of the request's `tools` (any shape tool_schemas reads), which type the values of
+/// the formats that write them as text (qwen3_coder's `<parameter=days>3`); none without tools.
+inline std::shared_ptr<const toolstream::tool_schemas> schemas_of(const chat_request& chat)
+{
+    const auto* tools = chat.body.if_contains("tools");
+    if (tools == nullptr || !tools->is_array() || tools->get_array().empty())
+        return nullptr;
+    return std::make_shared<const toolstream::tool_schemas>(tools->get_array());
+}
+
 template<class Sink>
-std::unique_ptr<toolstream::runtime_pipeline<Sink>> make_pipeline(const options& o, Sink sink)
+std::unique_ptr<toolstream::runtime_pipeline<Sink>> make_pipeline(const options& o, const chat_request& chat, Sink sink)
 {
     toolstream::pipeline_options po;
     po.segment_id_prefix = random_id_prefix();
@@ -136,8 +179,54 @@ std::unique_ptr<toolstream::runtime_pipeline<Sink>> make_pipeline(const options&
     po.sse.max_event_size = std::min(po.sse.max_event_size, o.max_response_bytes);
     po.ndjson.max_line_size = std::min(po.ndjson.max_line_size, o.max_response_bytes);
     auto made = toolstream::runtime_pipeline<Sink>::create(o.provider, o.parser, std::move(sink), std::move(po),
-                                                           o.reasoning_parser, nullptr, o.thinking_open);
+                                                           o.reasoning_parser, schemas_of(chat), o.thinking_open);
     return made ? std::move(*made) : nullptr;   // names were checked at start-up
+}
+
+/// Feeds `piece` to `pipeline`. Past --max-calls or --max-argument-bytes the calls past the
+/// limit would be dropped or emptied, so the answer is failure::over_limit instead, `why` naming
+/// the limit. An upstream that broke its protocol without breaking the answer (a second,
+/// different finish for a choice: the first stands) is named in the access log's cause.
+template<class Pipeline>
+failure feed(exchange& x, Pipeline& pipeline, std::string_view piece, std::string& why)
+{
+    const auto ec = pipeline.write(piece);
+    if (ec == toolstream::error::too_many_calls)
+        why = "the upstream's answer has more tool calls than --max-calls (" + std::to_string(x.opts().max_calls) + ")";
+    else if (ec == toolstream::error::arguments_too_large)
+        why = "a tool call's arguments are over --max-argument-bytes (" + std::to_string(x.opts().max_argument_bytes) + ")";
+    else if (ec == toolstream::error::finish_repeated && x.record.cause.empty())
+        x.record.cause = "upstream protocol error: " + ec.message();
+    return why.empty() ? failure::none : failure::over_limit;
+}
+
+/// Whether the upstream has said all its answer holds: every choice has its finish, and the usage
+/// came if the client asked for it. A stall after that (no `[DONE]`, no end) loses nothing.
+template<class Pipeline>
+bool answer_complete(const Pipeline& pipeline, bool usage_wanted)
+{
+    const auto summary = pipeline.summary();
+    const bool finished = !summary.choices.empty()
+                          && std::ranges::all_of(summary.choices, [](const auto& c) { return c.finish_reason.has_value(); });
+    return finished && (!usage_wanted || summary.usage.has_value());
+}
+
+/// The next piece of the upstream's answer, as body.next() reads it. An upstream that stalls
+/// once the answer is complete (answer_complete) has ended it: `ended` is set, the piece is
+/// empty, and the access log says so.
+template<class Pipeline>
+asio::awaitable<failure> next_piece(exchange& x, upstream_call& up, body_source& body, const Pipeline& pipeline,
+                                    bool usage_wanted, std::string_view& piece, bool& ended)
+{
+    failure f = co_await body.next(piece);
+    if (f == failure::timeout && answer_complete(pipeline, usage_wanted)) {
+        up.close();
+        piece = {};
+        ended = true;
+        x.record.cause = "the upstream stalled after its complete answer (no [DONE]); the answer was delivered";
+        co_return failure::none;
+    }
+    co_return f;
 }
 
 /// What ended a stream early, for the client's error event and the log.
@@ -149,11 +238,18 @@ inline std::string failure_message(failure f, const upstream_call& up)
 /// stream: true. The header goes out once the upstream answered a stream; then one piece per
 /// upstream read that produced output. A failure after that is an error event after the
 /// deltas already sent (the OpenAI SDKs raise it); nothing follows it.
-inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_source& body)
+inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_source& body, const chat_request& chat,
+                                          const redactor& secrets)
 {
+    const bool include_usage = chat.include_usage;
     std::string out;
+    toolstream::openai_sse_options writer_options;
+    writer_options.include_usage = include_usage;   // the upstream is asked for usage anyway, for the metrics
     auto pipeline = make_pipeline(
-        x.opts(), stream_sink{{toolstream::openai_sse_writer<append_to>(append_to{&out})}, viewer_tap_for(x)});
+        x.opts(), chat,
+        stream_sink{{client_stream_sink{toolstream::openai_sse_writer<append_to>(append_to{&out}, std::move(writer_options))},
+                     viewer_tap_for(x)},
+                    &secrets});
     viewer_ending ending(*pipeline, x);
     http::response<http::empty_body> head{http::status::ok, 11};
     head.set(http::field::server, "toolstream-gateway");
@@ -166,27 +262,29 @@ inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_
     http::response_serializer<http::empty_body> serializer{head};
     x.record.status = 200;
     x.record.wrote(0);
-    x.client.expires_after(x.opts().client_timeout);
+    x.arm_write();
     if (auto [ec, n] = co_await http::async_write_header(x.client, serializer, use_nothrow); ec)
         co_return false;
 
     failure f = failure::none;
     std::string_view piece;
-    while (!body.done()) {
-        if ((f = co_await body.next(piece)) != failure::none)
+    std::string why;   // the limit an answer went past
+    up.relay_pieces();
+    for (bool ended = false; !ended && !body.done();) {
+        if ((f = co_await next_piece(x, up, body, *pipeline, include_usage, piece, ended)) != failure::none
+            || (f = feed(x, *pipeline, piece, why)) != failure::none)
             break;
-        pipeline->write(piece);
         if (!co_await send_piece(x, out)) {
             up.cancel();   // the client left: stop the generation too
-            x.record.error = failure::client_gone;
+            client_write_failed(x);
             co_return false;
         }
     }
-    auto& sink = pipeline->sink().first();
+    auto& sink = pipeline->sink().inner.first();
     if (f == failure::none && !sink.saw_event)
         f = failure::bad_answer;
     if (f != failure::none) {
-        const auto message = failure_message(f, up);
+        const auto message = why.empty() ? failure_message(f, up) : why;
         pipeline->sink()(toolstream::provider_failed{message});   // the client and the viewer
         x.record.cause = message;
     }
@@ -194,16 +292,21 @@ inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_
     ending.finished();
     if (f == failure::none && sink.truncated) {
         f = failure::truncated;
-        pipeline->sink().second()(toolstream::provider_failed{describe(f)});   // as the client got it
+        pipeline->sink().inner.second()(toolstream::provider_failed{describe(f)});   // as the client got it
+    } else if (f == failure::none && sink.failed) {
+        f = failure::upstream_error;   // the client got the upstream's error event; the log says it too
+        x.record.cause = sink.failure_message;
     }
     x.record.error = f;
     if (f != failure::none)
         x.record.error_code = std::string(code_of(f));
     sink.inner.done();
-    if (!co_await send_piece(x, out))
+    if (!co_await send_piece(x, out)) {
+        client_write_failed(x);
         co_return false;
+    }
     if (x.version >= 11) {
-        x.client.expires_after(x.opts().client_timeout);
+        x.arm_write();
         auto [ec, n] = co_await asio::async_write(x.client, http::make_chunk_last(), use_nothrow);
         co_return !ec && x.keep_alive && f == failure::none;
     }
@@ -212,38 +315,42 @@ inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_
 
 /// stream: false. The same stream, built into one chat.completion object. Nothing has been sent
 /// when the upstream fails, so a failure is an HTTP error (docs/gateway.md lists them).
-inline asio::awaitable<bool> whole_answer(exchange& x, upstream_call& up, body_source& body)
+inline asio::awaitable<bool> whole_answer(exchange& x, upstream_call& up, body_source& body, const chat_request& chat,
+                                         const redactor& secrets)
 {
-    auto pipeline =
-        make_pipeline(x.opts(), completion_sink{{toolstream::openai_completion_builder{}}, viewer_tap_for(x)});
+    auto pipeline = make_pipeline(
+        x.opts(), chat,
+        completion_sink{{client_completion_sink{toolstream::openai_completion_builder{}}, viewer_tap_for(x)}, &secrets});
     viewer_ending ending(*pipeline, x);
     failure f = failure::none;
     std::string_view piece;
-    while (!body.done()) {
-        if ((f = co_await body.next(piece)) != failure::none)
+    std::string why;   // the limit an answer went past
+    for (bool ended = false; !ended && !body.done();) {
+        if ((f = co_await next_piece(x, up, body, *pipeline, false, piece, ended)) != failure::none
+            || (f = feed(x, *pipeline, piece, why)) != failure::none)
             break;
-        pipeline->write(piece);
     }
     if (f == failure::client_gone) {
         x.record.error = f;
         x.record.status = 499;
         co_return false;
     }
-    auto& sink = pipeline->sink().first();
+    auto& sink = pipeline->sink().inner.first();
     if (f == failure::none && !sink.saw_event)
         f = failure::bad_answer;
     if (f != failure::none) {
-        ending.because(failure_message(f, up));
-        co_return co_await send_failure(x, f, failure_message(f, up), up.cause());
+        const auto message = why.empty() ? failure_message(f, up) : why;
+        ending.because(message);
+        co_return co_await send_failure(x, f, message, why.empty() ? up.cause() : why);
     }
     pipeline->finish();
     ending.finished();
     if (sink.truncated) {
-        pipeline->sink().second()(toolstream::provider_failed{describe(failure::truncated)});
+        pipeline->sink().inner.second()(toolstream::provider_failed{describe(failure::truncated)});
         co_return co_await send_failure(x, failure::truncated, describe(failure::truncated), "no finish reason before the end");
     }
     if (sink.inner.failed()) {
-        x.record.error = failure::upstream_status;
+        x.record.error = failure::upstream_error;
         co_return co_await send_error(x, http::status::bad_gateway, "upstream_error", sink.inner.error_message(),
                                       sink.inner.error_message());
     }
@@ -291,6 +398,9 @@ inline asio::awaitable<bool> serve_chat(exchange& x, const http::request<http::s
     if (const auto* bad = std::get_if<request_error>(&parsed))
         co_return co_await send_error(x, http::status::bad_request, bad->code, bad->message);
     const auto& chat = std::get<chat_request>(parsed);
+    auto upstream_request = upstream_body(chat, o.provider);
+    if (const auto* bad = std::get_if<request_error>(&upstream_request))
+        co_return co_await send_error(x, http::status::bad_request, bad->code, bad->message);
 
     chat_slot slot(x.state);
     if (!slot)
@@ -299,15 +409,19 @@ inline asio::awaitable<bool> serve_chat(exchange& x, const http::request<http::s
     if (x.state.memory.held.load() >= o.memory_budget)
         co_return co_await send_failure(x, failure::over_budget, describe(failure::over_budget), "refused at start");
 
-    upstream_call up(co_await asio::this_coro::executor, o, x.state.memory);
+    upstream_call up(co_await asio::this_coro::executor, o, x.state.memory, x.state.calls);
+    x.deadline = std::chrono::steady_clock::now() + o.max_duration;
     // The upstream's key: the gateway's own, else the client's unless the client authenticated
     // to the gateway with it (that key is never passed on).
     const std::string authorization = !o.upstream_key.empty() ? "Bearer " + o.upstream_key
                                       : o.api_key.empty()     ? std::string(req[http::field::authorization])
                                                               : std::string();
+    redactor secrets;
+    secrets.add(authorization);
     using namespace asio::experimental::awaitable_operators;
     auto answer = [&]() -> asio::awaitable<bool> {
-        if (const auto f = co_await up.open(upstream_body(chat, o.provider), authorization); f != failure::none)
+        if (const auto f = co_await up.open(std::move(std::get<std::string>(upstream_request)), authorization);
+            f != failure::none)
             co_return co_await send_failure(x, f, failure_message(f, up), up.cause());
         x.record.upstream_status = up.status();
         body_source body(up);
@@ -317,15 +431,20 @@ inline asio::awaitable<bool> serve_chat(exchange& x, const http::request<http::s
             if (const auto f = co_await up.read_all(text, o.max_response_bytes); f != failure::none)
                 co_return co_await send_failure(x, f, failure_message(f, up), up.cause());
             if (up.status() != 200) {
-                const auto r = refusal_of(up.status(), text);
+                const auto r = refusal_of(up.status(), secrets(text));
+                auto res = error_reply(r.status, r.code, r.message, x.keep_alive);
+                if (const auto retry = up.retry_after(); !retry.empty() && r.status == static_cast<http::status>(up.status()))
+                    res.set(http::field::retry_after, retry);
                 x.record.error = failure::upstream_status;
-                co_return co_await send_error(x, r.status, "upstream_status", r.message, "upstream body: " + clip(text, 2048));
+                x.record.error_code = r.code;
+                x.record.cause = "upstream body: " + clip(secrets(text), 2048);
+                co_return co_await send_reply(x, std::move(res));
             }
             auto translated = o.provider == "ollama" ? text + "\n" : completion_as_sse(text);
             if (translated.empty() || !upstream_message(text).empty())
                 co_return co_await send_failure(x, failure::bad_answer,
                                                 "the upstream answered a JSON object that is not a chat completion",
-                                                "upstream body: " + clip(text, 2048));
+                                                "upstream body: " + clip(secrets(text), 2048));
             body.replace_with(std::move(translated));
         } else if (!stream_media_type(type)) {
             co_return co_await send_failure(x, failure::bad_answer,
@@ -334,15 +453,18 @@ inline asio::awaitable<bool> serve_chat(exchange& x, const http::request<http::s
                                             "content type " + std::string(up.content_type()));
         }
         if (chat.stream)
-            co_return co_await stream_answer(x, up, body);
-        co_return co_await whole_answer(x, up, body);
+            co_return co_await stream_answer(x, up, body, chat, secrets);
+        co_return co_await whole_answer(x, up, body, chat, secrets);
     };
     auto outcome = co_await (answer() || watch_client(x.client, up));
     if (outcome.index() == 1) {   // the client left before its answer was complete
         if (x.record.status == 0)
             x.record.status = 499;   // as nginx logs it: the client closed the request
-        x.record.error = failure::client_gone;
-        x.record.error_code = std::string(code_of(failure::client_gone));
+        // A write that timed out closes the socket, which ends the watch too: its cause stands.
+        if (x.record.error == failure::none) {
+            x.record.error = failure::client_gone;
+            x.record.error_code = std::string(code_of(failure::client_gone));
+        }
         co_return false;
     }
     co_return std::get<0>(outcome);

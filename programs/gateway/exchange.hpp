@@ -11,6 +11,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -28,6 +29,7 @@ struct shared_state {
     std::atomic<std::size_t> active_chats{0};
     std::atomic<bool> draining{false};
     memory_account memory;
+    call_registry calls;
     metrics stats;
     toolstream_viewer::feed_hub* viewer = nullptr;   // --viewer: every chat's events go there too
 };
@@ -63,8 +65,13 @@ struct exchange {
     bool keep_alive = true;
     unsigned version = 11;       // the client's HTTP version: 10 gets no chunked encoding
     std::string cors_origin;     // set when an allowed cross-origin browser request
+    // A chat's --max-duration, which bounds its writes to the client too.
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 
     const options& opts() const { return state.opts; }
+
+    /// The deadline of the next write to the client: --client-timeout, never past the chat's.
+    void arm_write() { client.expires_at(std::min(deadline, std::chrono::steady_clock::now() + opts().client_timeout)); }
 
     template<class Message>
     void decorate(Message& h) const
@@ -107,13 +114,13 @@ inline asio::awaitable<bool> send_failure(exchange& x, failure f, std::string_vi
 }
 
 /// Sends `out` as one piece of a streamed body (an HTTP chunk, or raw bytes for HTTP/1.0) and
-/// empties it; false if the client is gone.
+/// empties it; false if the client is gone or did not read in time (client_write_failed()).
 inline asio::awaitable<bool> send_piece(exchange& x, std::string& out)
 {
     if (out.empty())
         co_return true;
     x.record.wrote(out.size());
-    x.client.expires_after(x.opts().client_timeout);
+    x.arm_write();
     boost::system::error_code ec;
     if (x.version >= 11)
         std::tie(ec, std::ignore) = co_await asio::async_write(x.client, http::make_chunk(asio::buffer(out)), use_nothrow);
@@ -121,6 +128,17 @@ inline asio::awaitable<bool> send_piece(exchange& x, std::string& out)
         std::tie(ec, std::ignore) = co_await asio::async_write(x.client, asio::buffer(out), use_nothrow);
     out.clear();
     co_return !ec;
+}
+
+/// A stream whose write to the client failed: the log says why (the client left or did not read
+/// within --client-timeout, or the chat reached --max-duration).
+inline void client_write_failed(exchange& x)
+{
+    const bool late = std::chrono::steady_clock::now() >= x.deadline;
+    x.record.error = late ? failure::deadline : failure::client_gone;
+    x.record.error_code = std::string(code_of(x.record.error));
+    x.record.cause = late ? "the client had not read its stream when --max-duration passed"
+                          : "a write to the client failed: it left, or did not read within --client-timeout";
 }
 
 } // namespace gateway

@@ -129,22 +129,34 @@ int main(int argc, char** argv)
     asio::co_spawn(ioc, gateway::accept_connections(acceptor, state), asio::detached);
 
     const auto stop = [&ioc] { ioc.stop(); };
-    // SIGTERM: stop accepting, let the chats in flight finish up to --drain-timeout, exit 0.
+    // SIGTERM: stop accepting, let the chats in flight finish up to --drain-timeout, exit 0. A
+    // second SIGTERM or SIGINT during the drain stops at once.
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     asio::steady_timer drain(ioc);
     signals.async_wait([&](const boost::system::error_code& e, int) {
         if (e)
             return;
+        signals.async_wait([&](const boost::system::error_code& again, int) {
+            if (!again)
+                stop();
+        });
         state.draining = true;
         boost::system::error_code ignored;
         acceptor.close(ignored);
         viewer_acceptor.close(ignored);
         asio::co_spawn(ioc, [](asio::steady_timer& t, gateway::shared_state& s, auto done) -> asio::awaitable<void> {
-            const auto deadline = std::chrono::steady_clock::now() + s.opts.drain_timeout;
-            while (s.active_chats.load() > 0 && std::chrono::steady_clock::now() < deadline) {
-                t.expires_after(std::chrono::milliseconds(20));
-                co_await t.async_wait(gateway::use_nothrow);
-            }
+            const auto wait_for_chats = [&](std::chrono::steady_clock::duration limit) -> asio::awaitable<void> {
+                const auto deadline = std::chrono::steady_clock::now() + limit;
+                while (s.active_chats.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+                    t.expires_after(std::chrono::milliseconds(20));
+                    co_await t.async_wait(gateway::use_nothrow);
+                }
+            };
+            co_await wait_for_chats(s.opts.drain_timeout);
+            // The chats still in flight are ended: each tells its client (an error event, or 503)
+            // and writes its log line, for up to a second, before the gateway exits.
+            s.calls.shut_down();
+            co_await wait_for_chats(std::chrono::seconds(1));
             done();
         }(drain, state, stop), asio::detached);
     });

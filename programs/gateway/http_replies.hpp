@@ -32,7 +32,10 @@ inline string_response error_reply(http::status status, std::string_view code, s
                                    bool keep_alive = true)
 {
     const unsigned s = static_cast<unsigned>(status);
-    const std::string_view type = s == 503 ? "server_error" : s >= 500 ? "upstream_error" : "invalid_request_error";
+    const std::string_view type = s == 429 ? "rate_limit_exceeded"
+                                  : s == 503 ? "server_error"
+                                  : s >= 500 ? "upstream_error"
+                                             : "invalid_request_error";
     boost::json::object error{{"message", message}, {"type", type}, {"code", code}};
     auto res = json_reply(status, boost::json::serialize(boost::json::object{{"error", std::move(error)}}), keep_alive);
     if (status == http::status::service_unavailable)

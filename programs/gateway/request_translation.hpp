@@ -2,12 +2,19 @@
 // is always asked to stream: a `stream: false` answer is built from the stream.
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/json_extent.hpp>
+#include <toolstream/detail/json_string_decoder.hpp>
+#include <toolstream/detail/json_string_skip.hpp>
+
 #include <boost/json.hpp>
 
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <variant>
+#include <vector>
 
 namespace gateway {
 
@@ -22,18 +29,65 @@ struct request_error {
 /// What the gateway needs from a client's request.
 struct chat_request {
     json::object body;
+    std::string_view text;        // the body as the client wrote it (it outlives the request)
     bool stream = false;
+    bool include_usage = false;   // `stream_options.include_usage`: the client wants the usage chunk
 };
+
+/// How deep a request body may nest: far past any real tool schema, still bounded (Boost.JSON's
+/// default of 32 counts the whole body, and refuses schemas of about 14 levels).
+inline constexpr std::size_t max_request_depth = 256;
+
+/// The first `\uXXXX` escape of `text` that is a UTF-16 surrogate out of its pair, or empty:
+/// Boost.JSON calls a lone leading surrogate a syntax error.
+inline std::string_view lone_surrogate(std::string_view text)
+{
+    const auto code_at = [&](std::size_t i) -> int {   // the escape `\uXXXX` at i, or -1
+        if (i + 6 > text.size() || text[i] != '\\' || text[i + 1] != 'u')
+            return -1;
+        int code = 0;
+        for (std::size_t k = i + 2; k < i + 6; ++k) {
+            const int digit = toolstream::detail::json_string_decoder::hex_value(text[k]);
+            if (digit < 0)
+                return -1;
+            code = code * 16 + digit;
+        }
+        return code;
+    };
+    for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+        if (text[i] != '\\')
+            continue;
+        const int code = code_at(i);
+        if (code >= 0xD800 && code <= 0xDBFF) {
+            const int next = code_at(i + 6);
+            if (next < 0xDC00 || next > 0xDFFF)
+                return text.substr(i, 6);
+            i += 11;   // the pair
+        } else if (code >= 0xDC00 && code <= 0xDFFF) {
+            return text.substr(i, 6);
+        } else {
+            ++i;   // the escaped character
+        }
+    }
+    return {};
+}
 
 inline std::variant<chat_request, request_error> read_chat_request(std::string_view text)
 {
     boost::system::error_code ec;
-    json::value v = json::parse(text, ec);
+    json::parse_options options;
+    options.max_depth = max_request_depth;
+    json::value v = json::parse(text, ec, {}, options);
+    if (ec == json::error::too_deep)
+        return request_error{"invalid_json", "the request body nests deeper than " + std::to_string(max_request_depth) + " levels"};
+    if (const auto lone = ec ? lone_surrogate(text) : std::string_view{}; !lone.empty())
+        return request_error{"invalid_json", "the request body is not valid JSON: " + std::string(lone) +
+                                                 " is a lone UTF-16 surrogate (a \\uD800-\\uDBFF escape must be followed by a \\uDC00-\\uDFFF one)"};
     if (ec)
         return request_error{"invalid_json", "the request body is not valid JSON: " + ec.message()};
     if (!v.is_object())
         return request_error{"invalid_request", "the request body must be a JSON object"};
-    chat_request r{std::move(v.get_object())};
+    chat_request r{std::move(v.get_object()), text};
     const auto* messages = r.body.if_contains("messages");
     if (messages == nullptr || !messages->is_array() || messages->get_array().empty())
         return request_error{"invalid_request", "`messages` must be a non-empty array"};
@@ -42,23 +96,83 @@ inline std::variant<chat_request, request_error> read_chat_request(std::string_v
             return request_error{"invalid_request", "`stream` must be a boolean"};
         r.stream = stream->get_bool();
     }
+    if (const auto* so = r.body.if_contains("stream_options"); so != nullptr && !so->is_null()) {
+        const auto* usage = so->is_object() ? so->get_object().if_contains("include_usage") : nullptr;
+        if (!so->is_object() || (usage != nullptr && !usage->is_bool() && !usage->is_null()))
+            return request_error{"invalid_request", "`stream_options` must be an object whose `include_usage` is a boolean"};
+        r.include_usage = usage != nullptr && usage->is_bool() && usage->get_bool();
+    }
     return r;
 }
 
-/// Chat Completions dialects (OpenAI-compatible servers, Mistral): the body as is, streaming,
-/// and for OpenAI-compatible servers with the usage chunk asked for.
-inline json::object to_chat_completions(json::object body, bool include_usage)
+/// One member of a JSON object as the client wrote it: its key's text (quotes and escapes
+/// included) and its value's.
+struct raw_member {
+    std::string_view key;
+    std::string_view value;
+};
+
+/// The members of the object `text`, which is valid JSON (read_chat_request parsed it), each as
+/// written: one pass, string and bracket aware (json_extent, string_skip).
+inline std::vector<raw_member> raw_members(std::string_view text)
 {
-    body["stream"] = true;
-    if (include_usage) {
-        auto& so = body["stream_options"];
-        if (!so.is_object())
-            so = json::object{};
-        so.get_object()["include_usage"] = true;
-    } else {
-        body.erase("stream_options");
+    std::vector<raw_member> members;
+    std::size_t i = text.find('{') + 1;
+    const auto skip_blanks = [&] {
+        while (i < text.size() && toolstream::detail::is_blank(text[i]))
+            ++i;
+    };
+    const auto string_end = [&](std::size_t open) {   // one past the quote that closes the string at `open`
+        toolstream::detail::string_skip skip(text, text.size());
+        return skip.closing_quote(skip.next(open + 1)) + 1;
+    };
+    for (skip_blanks(); i < text.size() && text[i] == '"'; skip_blanks()) {
+        const std::size_t key = i;
+        i = string_end(i);
+        raw_member m{text.substr(key, i - key), {}};
+        skip_blanks();
+        ++i;   // the colon
+        skip_blanks();
+        const std::size_t value = i;
+        if (text[i] == '"') {
+            i = string_end(i);
+        } else if (text[i] == '{' || text[i] == '[') {
+            toolstream::detail::json_extent extent;
+            i += extent.scan(text.substr(i));
+        } else {
+            while (i < text.size() && text[i] != ',' && text[i] != '}' && !toolstream::detail::is_blank(text[i]))
+                ++i;
+        }
+        m.value = text.substr(value, i - value);
+        members.push_back(m);
+        skip_blanks();
+        if (i < text.size() && text[i] == ',')
+            ++i;
     }
-    return body;
+    return members;
+}
+
+/// Chat Completions dialects (OpenAI-compatible servers, Mistral): the body as the client wrote
+/// it, so that every number keeps its text (`1e400`, a 30-digit `seed`: the upstream judges them),
+/// with `stream: true` and, for OpenAI-compatible servers, the usage chunk asked for.
+inline std::string chat_completions_body(const chat_request& r, bool include_usage)
+{
+    std::string out = "{";
+    for (const auto& [key, value] : raw_members(r.text)) {
+        const auto name = json::parse(key).as_string();   // the key decoded, escapes and all
+        if (name == "stream" || name == "stream_options")
+            continue;
+        out.append(key).append(":").append(value).append(",");
+    }
+    out += R"("stream":true)";
+    if (include_usage) {
+        json::object so;
+        if (const auto* given = r.body.if_contains("stream_options"); given != nullptr && given->is_object())
+            so = given->get_object();
+        so["include_usage"] = true;
+        out += R"(,"stream_options":)" + json::serialize(so);
+    }
+    return out + "}";
 }
 
 namespace detail {
@@ -197,12 +311,39 @@ inline json::object to_ollama_chat(const json::object& body)
     return out;
 }
 
-/// The upstream request body for `provider` (one the options accepted).
-inline std::string upstream_body(const chat_request& r, std::string_view provider)
+/// Where in `v` a number is not finite (`1e400` read as a double), as a path (`options.temperature`);
+/// empty when every number is. JSON has no infinity: such a body could not be sent.
+inline std::string non_finite_at(const json::value& v, const std::string& path = {})
 {
-    if (provider == "ollama")
-        return json::serialize(to_ollama_chat(r.body));
-    return json::serialize(to_chat_completions(r.body, provider == "openai_chat"));
+    if (const auto* d = v.if_double())
+        return std::isfinite(*d) ? std::string() : path;
+    if (const auto* o = v.if_object())
+        for (const auto& [key, member] : *o)
+            if (auto at = non_finite_at(member, path.empty() ? std::string(key) : path + "." + std::string(key)); !at.empty())
+                return at;
+    if (const auto* a = v.if_array())
+        for (std::size_t k = 0; k < a->size(); ++k)
+            if (auto at = non_finite_at((*a)[k], path + "[" + std::to_string(k) + "]"); !at.empty())
+                return at;
+    return {};
+}
+
+/// The upstream request body for `provider` (one the options accepted), or why the request cannot
+/// be put in its dialect: a number the translation must read out of range.
+inline std::variant<std::string, request_error> upstream_body(const chat_request& r, std::string_view provider)
+{
+    if (provider != "ollama")
+        return chat_completions_body(r, provider == "openai_chat");
+    const auto out = to_ollama_chat(r.body);
+    if (const auto at = non_finite_at(out); !at.empty())
+        return request_error{"invalid_request", "`" + at + "` is out of range: a number JSON can hold is finite"};
+    if (const auto* options = out.if_contains("options"))
+        for (const char* integer : {"seed", "top_k", "num_predict"})
+            if (const auto* n = options->get_object().if_contains(integer);
+                n != nullptr && n->is_double() && std::abs(n->get_double()) >= 0x1p63)
+                return request_error{"invalid_request", "`" + std::string(integer == std::string_view("num_predict") ? "max_tokens" : integer) +
+                                                            "` is out of range: it must be an integer of at most 64 bits"};
+    return json::serialize(out);
 }
 
 } // namespace gateway

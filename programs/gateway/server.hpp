@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <exception>
 #include <string_view>
+#include <tuple>
 
 #include <fcntl.h>
 #include <sys/socket.h>
@@ -44,6 +45,8 @@ inline asio::awaitable<bool> route(exchange& x, const http::request<http::string
     const auto& o = x.opts();
     std::string_view path = req.target();
     path = path.substr(0, path.find('?'));
+    if (req.version() >= 11 && req.find(http::field::host) == req.end())
+        co_return co_await send_error(x, http::status::bad_request, "bad_http", "an HTTP/1.1 request needs a Host header (RFC 9112)");
     const std::string_view host = req[http::field::host];
     if (!host_allowed(o, host))
         co_return co_await send_error(x, http::status::misdirected_request, "host_not_allowed",
@@ -67,8 +70,14 @@ inline asio::awaitable<bool> route(exchange& x, const http::request<http::string
         if (req.method() != http::verb::get && req.method() != http::verb::head)
             co_return co_await send_error(x, http::status::method_not_allowed, "method_not_allowed", "use GET");
         const bool draining = x.state.draining.load();
-        co_return co_await send_reply(x, json_reply(draining ? http::status::service_unavailable : http::status::ok,
-                                                    draining ? R"({"status":"draining"})" : R"({"status":"ok"})", x.keep_alive));
+        auto res = json_reply(draining ? http::status::service_unavailable : http::status::ok,
+                              draining ? R"({"status":"draining"})" : R"({"status":"ok"})", x.keep_alive);
+        if (req.method() == http::verb::head) {   // GET's headers, no body (RFC 9110)
+            const auto length = res.body().size();
+            res.body().clear();
+            res.content_length(length);
+        }
+        co_return co_await send_reply(x, std::move(res));
     }
     if (!authorized(o, req[http::field::authorization])) {
         auto res = error_reply(http::status::unauthorized, "invalid_api_key",
@@ -132,7 +141,15 @@ inline asio::awaitable<void> serve_connection(beast::tcp_stream client, shared_s
                 client.socket().cancel(ignored);
             }
         });
-        auto [ec, n] = co_await http::async_read(client, buffer, parser, use_nothrow);
+        auto [ec, n] = co_await http::async_read_header(client, buffer, parser, use_nothrow);
+        if (!ec && parser.get().version() >= 11 && beast::iequals(parser.get()[http::field::expect], "100-continue")) {
+            // The client waits for this before it sends the body (RFC 9110); a body over
+            // --max-body was refused from its Content-Length already.
+            static constexpr std::string_view go_on = "HTTP/1.1 100 Continue\r\n\r\n";
+            std::tie(ec, std::ignore) = co_await asio::async_write(client, asio::buffer(go_on), use_nothrow);
+        }
+        if (!ec && !parser.is_done())
+            std::tie(ec, n) = co_await http::async_read(client, buffer, parser, use_nothrow);
         ++reads;   // a deadline that fires from now on is stale
         read_deadline.cancel();
         if (timed_out)

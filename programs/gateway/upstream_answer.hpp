@@ -131,18 +131,23 @@ private:
 /// What the client is told when the upstream answered an error status.
 struct upstream_refusal {
     http::status status;
+    std::string code;
     std::string message;
 };
 
+/// `body` must be redacted already (redactor): its message goes to the client.
 inline upstream_refusal refusal_of(unsigned status, std::string_view body)
 {
     auto message = clip(upstream_message(body), 1024);
-    upstream_refusal r{http::status::bad_gateway,
+    upstream_refusal r{http::status::bad_gateway, "upstream_status",
                        "the upstream answered " + std::to_string(status) + (message.empty() ? std::string() : ": " + message)};
     // A 4xx is about the request (an unknown model, say) and goes back as is, except the upstream's
-    // own authentication: the client's key is not the one that was refused.
-    if (status >= 400 && status < 500 && status != 401 && status != 403 && status != 407)
+    // own authentication: the client's key is not the one that was refused. 429 (rate limited)
+    // and 503 (overloaded) keep their status, which the clients' retries read with Retry-After.
+    if ((status >= 400 && status < 500 && status != 401 && status != 403 && status != 407) || status == 503)
         r.status = static_cast<http::status>(status);
+    if (status == 429)
+        r.code = "rate_limit_exceeded";
     return r;
 }
 

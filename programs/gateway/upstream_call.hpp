@@ -15,8 +15,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 
 namespace gateway {
 
@@ -39,8 +42,11 @@ enum class failure {
     too_large,         // over --max-response-bytes
     over_budget,       // over --memory-budget (all chats together)
     client_gone,       // the client left; nobody to answer
+    upstream_error,    // the upstream's stream reported an error, or ended with no clean finish
+    over_limit,        // more tool calls than --max-calls, or arguments over --max-argument-bytes
+    shutting_down,     // the chat outlived --drain-timeout after SIGTERM
 };
-inline constexpr std::size_t failure_kinds = 11;
+inline constexpr std::size_t failure_kinds = 14;
 
 inline std::string_view code_of(failure f)
 {
@@ -56,6 +62,9 @@ inline std::string_view code_of(failure f)
     case failure::too_large: return "response_too_large";
     case failure::over_budget: return "memory_budget";
     case failure::client_gone: return "client_gone";
+    case failure::upstream_error: return "upstream_error";
+    case failure::over_limit: return "tool_call_limit";
+    case failure::shutting_down: return "shutting_down";
     }
     return "";
 }
@@ -74,6 +83,9 @@ inline const char* describe(failure f)
     case failure::too_large: return "the upstream's answer is over --max-response-bytes";
     case failure::over_budget: return "the gateway is over --memory-budget; retry later";
     case failure::client_gone: return "the client disconnected";
+    case failure::upstream_error: return "the upstream reported an error in its answer";
+    case failure::over_limit: return "the upstream's answer is over a tool-call limit";
+    case failure::shutting_down: return "the gateway is shutting down: the chat outlived --drain-timeout";
     }
     return "";
 }
@@ -84,7 +96,8 @@ inline http::status status_of(failure f)
     switch (f) {
     case failure::timeout:
     case failure::deadline: return http::status::gateway_timeout;
-    case failure::over_budget: return http::status::service_unavailable;
+    case failure::over_budget:
+    case failure::shutting_down: return http::status::service_unavailable;
     default: return http::status::bad_gateway;
     }
 }
@@ -95,18 +108,46 @@ struct memory_account {
     std::atomic<std::uint64_t> total{0};   // ever read, for the metrics
 };
 
+class upstream_call;
+
+/// The upstream calls in flight, so that the end of the drain can end each one on its own strand
+/// (its chat then tells the client and the log why).
+class call_registry {
+public:
+    void add(upstream_call* c)
+    {
+        std::lock_guard lock(mutex_);
+        calls_.insert(c);
+    }
+    void remove(upstream_call* c)
+    {
+        std::lock_guard lock(mutex_);
+        calls_.erase(c);
+    }
+    /// Ends every call in flight with failure::shutting_down.
+    void shut_down();
+
+private:
+    std::mutex mutex_;
+    std::unordered_set<upstream_call*> calls_;
+};
+
 class upstream_call {
 public:
-    upstream_call(const asio::any_io_executor& executor, const options& o, memory_account& account)
-        : options_(o), account_(account), stream_(executor),
+    upstream_call(const asio::any_io_executor& executor, const options& o, memory_account& account, call_registry& registry)
+        : options_(o), account_(account), registry_(registry), stream_(executor),
           deadline_(std::chrono::steady_clock::now() + o.max_duration)
     {
-        parser_.body_limit(boost::none);   // counted against --max-response-bytes instead
-        parser_.header_limit(64 * 1024);
+        limit_parser();
+        registry_.add(this);
     }
     upstream_call(const upstream_call&) = delete;
     upstream_call& operator=(const upstream_call&) = delete;
-    ~upstream_call() { account_.held.fetch_sub(counted_); }
+    ~upstream_call()
+    {
+        registry_.remove(this);
+        account_.held.fetch_sub(held_);
+    }
 
     /// Connects, sends `body` and reads the response header.
     asio::awaitable<failure> open(std::string body, std::string_view authorization)
@@ -143,14 +184,31 @@ public:
         std::tie(ec, std::ignore) = co_await http::async_write(stream_, req, use_nothrow);
         if (ec)
             co_return fail(ec, failure::unreachable, "send");
-        arm();
-        std::tie(ec, std::ignore) = co_await http::async_read_header(stream_, buffer_, parser_, use_nothrow);
+        // Interim responses (100 Continue, 103 Early Hints) come before the answer: skipped
+        // (RFC 9110 15.2), a bounded number of them.
+        for (int interim = 0; interim < 8; ++interim) {
+            arm();
+            std::tie(ec, std::ignore) = co_await http::async_read_header(stream_, buffer_, *parser_, use_nothrow);
+            if (ec || status() < 100 || status() >= 200 || status() == 101)
+                break;
+            limit_parser();   // a fresh parser for the response after it
+        }
         co_return ec ? fail(ec, failure::broken, "response header") : failure::none;
     }
 
-    unsigned status() const { return parser_.get().result_int(); }
-    std::string_view content_type() const { return parser_.get()[http::field::content_type]; }
-    bool done() const { return parser_.is_done(); }
+    unsigned status() const { return parser_->get().result_int(); }
+    /// The upstream's Retry-After (delay-seconds or an HTTP date, RFC 9110 10.2.3), when it is
+    /// one of those and short; else empty.
+    std::string_view retry_after() const
+    {
+        const std::string_view v = parser_->get()[http::field::retry_after];
+        const bool plain = v.size() <= 64 && std::all_of(v.begin(), v.end(), [](char c) {
+            return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == ' ' || c == ',' || c == ':';
+        });
+        return plain ? v : std::string_view{};
+    }
+    std::string_view content_type() const { return parser_->get()[http::field::content_type]; }
+    bool done() const { return parser_->is_done(); }
     /// What went wrong, for the log (empty when nothing did).
     const std::string& cause() const { return cause_; }
 
@@ -158,19 +216,23 @@ public:
     asio::awaitable<failure> read(std::string_view& piece)
     {
         piece = {};
-        if (parser_.is_done())
+        if (parser_->is_done())
             co_return failure::none;
         if (cancelled_)
             co_return failure::client_gone;
-        parser_.get().body().data = piece_.data();
-        parser_.get().body().size = piece_.size();
+        if (shut_down_)
+            co_return failure::shutting_down;
+        parser_->get().body().data = piece_.data();
+        parser_->get().body().size = piece_.size();
         arm();
-        auto [ec, n] = co_await http::async_read_some(stream_, buffer_, parser_, use_nothrow);
+        auto [ec, n] = co_await http::async_read_some(stream_, buffer_, *parser_, use_nothrow);
         if (ec == http::error::need_buffer)
             ec = {};
-        piece = std::string_view(piece_.data(), piece_.size() - parser_.get().body().size);
+        piece = std::string_view(piece_.data(), piece_.size() - parser_->get().body().size);
         if (cancelled_)
             co_return failure::client_gone;
+        if (shut_down_)
+            co_return failure::shutting_down;
         if (ec)
             co_return fail(ec, failure::broken, "reading the body");
         co_return count(piece.size());
@@ -193,12 +255,26 @@ public:
         co_return failure::none;
     }
 
+    /// The answer is relayed piece by piece (stream: true): a piece is held only until the next
+    /// one is read, so --memory-budget counts that piece, not all that was read.
+    void relay_pieces() noexcept { relaying_ = true; }
+
     /// The client left: end the upstream request now (its read completes at once).
     void cancel()
     {
         cancelled_ = true;
         close();
     }
+
+    /// The drain ended: end the upstream request now, as failure::shutting_down. Only on the
+    /// call's own executor (call_registry::shut_down posts it there).
+    void shut_down()
+    {
+        shut_down_ = true;
+        close();
+    }
+
+    asio::any_io_executor executor() { return stream_.get_executor(); }
 
     void close()
     {
@@ -208,12 +284,24 @@ public:
     }
 
 private:
+    void limit_parser()
+    {
+        parser_.emplace();
+        parser_->body_limit(boost::none);   // counted against --max-response-bytes instead
+        parser_->header_limit(64 * 1024);
+    }
+
     /// The next step's deadline: --upstream-timeout, but never past --max-duration.
     void arm() { stream_.expires_at(std::min(deadline_, std::chrono::steady_clock::now() + options_.upstream_timeout)); }
 
     failure count(std::size_t n)
     {
+        if (relaying_) {   // the last piece is out: this chat holds only the new one
+            account_.held.fetch_sub(held_);
+            held_ = 0;
+        }
         counted_ += n;
+        held_ += n;
         account_.total.fetch_add(n, std::memory_order_relaxed);
         const auto held = account_.held.fetch_add(n) + n;
         if (counted_ > options_.max_response_bytes) {
@@ -241,14 +329,29 @@ private:
 
     const options& options_;
     memory_account& account_;
+    call_registry& registry_;
     beast::tcp_stream stream_;
     std::chrono::steady_clock::time_point deadline_;
     beast::flat_buffer buffer_;
-    http::response_parser<http::buffer_body> parser_;
+    std::optional<http::response_parser<http::buffer_body>> parser_;
     std::array<char, 16 * 1024> piece_{};
-    std::size_t counted_ = 0;
+    std::size_t counted_ = 0;   // read, against --max-response-bytes
+    std::size_t held_ = 0;      // held, against --memory-budget
+    bool relaying_ = false;
     bool cancelled_ = false;
+    bool shut_down_ = false;
     std::string cause_;
 };
+
+inline void call_registry::shut_down()
+{
+    std::lock_guard lock(mutex_);
+    for (upstream_call* c : calls_)
+        asio::post(c->executor(), [this, c] {
+            std::lock_guard still(mutex_);   // on the call's strand: it cannot end meanwhile
+            if (calls_.contains(c))
+                c->shut_down();
+        });
+}
 
 } // namespace gateway

@@ -64,10 +64,80 @@ inline const std::string& hermes_text_stream()
     return s;
 }
 
+/// A Qwen3-Coder call written as text, its values untyped.
+inline const std::string& qwen3_coder_text_stream()
+{
+    static const std::string s = chat_stream({"<tool_call>\n<function=get_weather>\n<parameter=city>\nPar", "is\n</parameter>\n",
+                                              "<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>"});
+    return s;
+}
+
+/// A Hermes call whose arguments are not JSON.
+inline const std::string& broken_call_stream()
+{
+    static const std::string s = chat_stream({"Let me look. <tool_call>\n{\"name\": \"get_weather\", ",
+                                              "\"arguments\": {\"city\": Paris}}\n</tool_call>"});
+    return s;
+}
+
 /// Text with reasoning in it, split inside the markers.
 inline const std::string& think_stream()
 {
     static const std::string s = chat_stream({"<thi", "nk>hmm</th", "ink>Ans", "wer"});
+    return s;
+}
+
+/// "Hi", then the finish `reason` and [DONE].
+inline std::string finish_stream(std::string_view reason)
+{
+    return chat_chunk("Hi") + chat_chunk({}, reason) + "data: [DONE]\n\n";
+}
+
+/// A stream that goes on after its end: a second finish, then [DONE] and a chunk after it.
+inline const std::string& ghost_stream()
+{
+    static const std::string s = chat_chunk("Hi") + chat_chunk({}, "stop") + chat_chunk({}, "length") +
+                                 "data: [DONE]\n\n" + chat_chunk("xGHOST", "length");
+    return s;
+}
+
+/// "Hi", stop, then the usage chunk (`choices: []`) an OpenAI server sends when asked, and [DONE].
+inline const std::string& usage_stream()
+{
+    static const std::string s = chat_chunk("Hi") + chat_chunk({}, "stop") +
+                                 R"(data: {"id":"chatcmpl-fake","object":"chat.completion.chunk","created":1700000000,)"
+                                 R"("model":"fake-model","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":2,"total_tokens":11}})"
+                                 "\n\ndata: [DONE]\n\n";
+    return s;
+}
+
+/// `calls` get_weather calls, each whole in one delta with `argument_bytes` bytes of arguments,
+/// then tool_calls and [DONE].
+inline std::string calls_stream(std::size_t calls, std::size_t argument_bytes)
+{
+    std::string s;
+    const std::string padding(argument_bytes > 20 ? argument_bytes - 20 : 0, 'x');
+    for (std::size_t i = 0; i < calls; ++i) {
+        json::object call{{"index", i}, {"id", "call_" + std::to_string(i)}, {"type", "function"},
+                          {"function", json::object{{"name", "get_weather"}, {"arguments", R"({"city":")" + padding + R"("})"}}}};
+        json::object chunk{{"id", "chatcmpl-calls"}, {"object", "chat.completion.chunk"}, {"created", 1700000000}, {"model", "fake"}};
+        chunk["choices"] = json::array{json::object{{"index", 0}, {"delta", json::object{{"tool_calls", json::array{call}}}},
+                                                    {"finish_reason", nullptr}}};
+        s += "data: " + json::serialize(chunk) + "\n\n";
+    }
+    return s + chat_chunk({}, "tool_calls") + "data: [DONE]\n\n";
+}
+
+/// A call, then argument fragments for an index no delta opened (no id, no name).
+inline const std::string& unopened_index_stream()
+{
+    static const std::string s =
+        R"(data: {"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"tool_calls":[)"
+        R"({"index":0,"id":"call_a","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},"finish_reason":null}]})"
+        "\n\n"
+        R"(data: {"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"tool_calls":[)"
+        R"({"index":1,"function":{"arguments":"{\"city\":\"Rome\"}"}}]},"finish_reason":null}]})"
+        "\n\n" + chat_chunk({}, "tool_calls") + "data: [DONE]\n\n";
     return s;
 }
 

@@ -135,12 +135,18 @@ private:
             co_await send_stream(stream, ollama_stream(), "application/x-ndjson", whole);
         else if (path == "/text/xml")
             co_await send_stream(stream, xml_text_stream(), "text/event-stream", whole);
+        else if (path == "/text/qwen3_coder")
+            co_await send_stream(stream, qwen3_coder_text_stream(), "text/event-stream", whole);
+        else if (path == "/text/broken")
+            co_await send_stream(stream, broken_call_stream(), "text/event-stream", whole);
         else if (path == "/text/hermes")
             co_await send_stream(stream, hermes_text_stream(), "text/event-stream", whole);
         else if (path.starts_with("/slow/"))
             co_await send_slowly(stream, std::chrono::milliseconds(std::stoi(path.substr(6))));
         else if (path == "/stall")
             co_await stall(stream);
+        else if (path == "/finish-then-stall")   // the whole answer, then no [DONE] and no end
+            co_await stall(stream, chat_chunk("Hi") + chat_chunk({}, "stop"));
         else if (path == "/close-early")
             co_await close_early(stream);
         else if (path.starts_with("/drip/"))
@@ -153,13 +159,38 @@ private:
             co_await send_stream(stream, random_bytes(), "text/event-stream", false);
         else if (path == "/json-completion")
             co_await send_whole(stream, http::status::ok, "application/json", json_completion());
+        else if (path.starts_with("/finish/"))
+            co_await send_stream(stream, finish_stream(path.substr(8)), "text/event-stream", whole);
+        else if (path.starts_with("/calls/")) {   // /calls/COUNT/ARGUMENT_BYTES
+            const auto slash = path.find('/', 7);
+            co_await send_stream(stream, calls_stream(std::stoul(path.substr(7, slash - 7)), std::stoul(path.substr(slash + 1))),
+                                 "text/event-stream", true);
+        } else if (path == "/unopened-index")
+            co_await send_stream(stream, unopened_index_stream(), "text/event-stream", whole);
+        else if (path == "/ghost")
+            co_await send_stream(stream, ghost_stream(), "text/event-stream", whole);
+        else if (path == "/usage")
+            co_await send_stream(stream, usage_stream(), "text/event-stream", whole);
         else if (path == "/no-finish")
             co_await send_stream(stream, no_finish_stream(), "text/event-stream", false);
         else if (path.starts_with("/native-args/"))
             co_await send_stream(stream, native_args_stream(std::stoul(path.substr(13))), "text/event-stream", true);
         else if (path == "/text/think")
             co_await send_stream(stream, think_stream(), "text/event-stream", false);
-        else if (path.starts_with("/status/"))
+        else if (path == "/echo-key")   // a 401 that quotes the credential it refused
+            co_await send_whole(stream, http::status::unauthorized, "application/json",
+                                R"({"error":{"message":"Incorrect API key provided: )" + std::string(req[http::field::authorization]) + R"("}})");
+        else if (path == "/llama-error")   // llama.cpp's server: a failed stream ends with an `error:` line
+            co_await send_stream(stream, chat_chunk("Hi") + R"x(error: {"code":500,"message":"boom (key )x" +
+                                             std::string(req[http::field::authorization]) + R"x()","type":"server_error"})x" "\n\n",
+                                 "text/event-stream", whole);
+        else if (path.starts_with("/retry/"))   // /retry/STATUS: that status with Retry-After: 7
+            co_await send_whole(stream, static_cast<http::status>(std::stoi(path.substr(7))), "application/json",
+                                R"({"error":{"message":"slow down","type":"rate_limit"}})", "7");
+        else if (path == "/continue") {   // an interim 100 Continue before the answer
+            co_await asio::async_write(stream, asio::buffer(std::string_view("HTTP/1.1 100 Continue\r\n\r\n")), nothrow);
+            co_await send_stream(stream, finish_stream("stop"), "text/event-stream", whole);
+        } else if (path.starts_with("/status/"))
             co_await send_error(stream, static_cast<http::status>(std::stoi(path.substr(8))));
         else
             co_await send_error(stream, http::status::not_found);
@@ -231,9 +262,10 @@ private:
         co_await asio::async_write(stream, http::make_chunk_last(), nothrow);
     }
 
-    static asio::awaitable<void> stall(beast::tcp_stream& stream)
+    /// Sends `first`, then neither more nor the end: returns when the gateway hangs up.
+    static asio::awaitable<void> stall(beast::tcp_stream& stream, std::string first = chat_chunk("Hello"))
     {
-        if (!co_await send_head(stream, "text/event-stream") || !co_await send_piece(stream, chat_chunk("Hello")))
+        if (!co_await send_head(stream, "text/event-stream") || !co_await send_piece(stream, first))
             co_return;
         std::array<char, 512> sink{};
         stream.expires_after(std::chrono::seconds(10));   // returns when the gateway hangs up
@@ -254,10 +286,13 @@ private:
                             R"({"error":{"message":"model \"nope\" not found","type":"not_found"},"internal":"trace at /srv/secret.py:42"})");
     }
 
-    static asio::awaitable<void> send_whole(beast::tcp_stream& stream, http::status status, std::string_view type, std::string body)
+    static asio::awaitable<void> send_whole(beast::tcp_stream& stream, http::status status, std::string_view type, std::string body,
+                                            std::string_view retry_after = {})
     {
         http::response<http::string_body> res{status, 11};
         res.set(http::field::content_type, type);
+        if (!retry_after.empty())
+            res.set(http::field::retry_after, retry_after);
         res.body() = std::move(body);
         res.prepare_payload();
         res.keep_alive(false);

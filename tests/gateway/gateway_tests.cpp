@@ -109,7 +109,8 @@ TEST_CASE("gateway: every recorded Chat Completions stream reaches the client as
         const auto& expected = f.expected.as_object();
         for (const bool stream : {true, false}) {
             INFO(rel << (stream ? " stream:true" : " stream:false"));
-            const auto a = post(gw.port(), "/v1/chat/completions", chat_body(rel, stream));
+            const auto a = post(gw.port(), "/v1/chat/completions",
+                                chat_body(rel, stream, stream ? R"(,"stream_options":{"include_usage":true})" : ""));
             REQUIRE(a.error.empty());
             CHECK(json::parse(up.last_body()).at("stream") == true);   // always streamed upstream
             if (!expected.at("error").is_null()) {
@@ -164,7 +165,8 @@ TEST_CASE("gateway: Ollama dialect, request translated and NDJSON answer", "[gat
         R"("tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object"}}}])";
     for (const bool stream : {true, false}) {
         INFO((stream ? "stream:true" : "stream:false"));
-        const auto a = post(gw.port(), "/v1/chat/completions", chat_body("qwen3:8b", stream, extra));
+        const auto a = post(gw.port(), "/v1/chat/completions",
+                            chat_body("qwen3:8b", stream, extra + (stream ? R"(,"stream_options":{"include_usage":true})" : "")));
         REQUIRE(a.error.empty());
         REQUIRE(a.status == 200);
         const auto r = stream ? read_sse(a.body) : read_completion(a.body);

@@ -10,6 +10,8 @@
 
 #include <boost/json.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +32,19 @@ inline std::string chat_body(std::string_view model, bool stream, std::string_vi
            (stream ? "true" : "false") + std::string(extra) + "}";
 }
 
+/// One chat through the gateway at `port` (model "m", `extra` members added), and what a client
+/// reads of it: the SSE stream, or the chat.completion.
+struct chat_answer {
+    http_answer http;
+    read_response read;
+};
+inline chat_answer chat(unsigned short port, bool stream, std::string_view extra = {})
+{
+    auto a = post(port, "/v1/chat/completions", chat_body("m", stream, extra));
+    auto r = stream ? read_sse(a.body) : read_completion(a.body);
+    return {std::move(a), std::move(r)};
+}
+
 inline gateway_process start_gateway(const fake_upstream& up, std::string_view path, std::string provider,
                                      std::vector<std::string> more = {})
 {
@@ -43,6 +58,23 @@ inline json::value parse(const std::string& s)
     boost::system::error_code ec;
     auto v = json::parse(s, ec);
     return ec ? json::value(nullptr) : v;
+}
+
+inline std::string read_text(const std::string& path)
+{
+    std::ifstream in(path);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// The access-log lines (JSON objects with a status) of a gateway's stderr written to `path`.
+inline std::vector<json::object> access_log(const std::string& path)
+{
+    const std::string text = read_text(path);
+    std::vector<json::object> lines;
+    for (std::size_t at = 0, end; (end = text.find('\n', at)) != std::string::npos; at = end + 1)
+        if (auto v = parse(text.substr(at, end - at)); v.is_object() && v.as_object().contains("status"))
+            lines.push_back(v.as_object());
+    return lines;
 }
 
 inline std::string error_code_of(const http_answer& a)

@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,8 +46,7 @@ run_result run_gateway(const std::string& args)
     const std::string out = "gateway_cli_out.txt", err = "gateway_cli_err.txt";
     const int status = std::system((gateway_binary + " " + args + " >" + out + " 2>" + err).c_str());
     const auto slurp = [](const std::string& p) {
-        std::ifstream in(p);
-        std::string s{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+        std::string s = read_text(p);
         std::remove(p.c_str());
         return s;
     };
@@ -60,8 +58,7 @@ run_result run_gateway_script(const std::string& script)
 {
     const std::string out = "gateway_script_out.txt";
     const int status = std::system(("{ " + script + "; } >" + out + " 2>&1").c_str());
-    std::ifstream in(out);
-    std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::string text = read_text(out);
     std::remove(out.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text, {}};
 }
@@ -277,8 +274,7 @@ TEST_CASE("gateway: --api-key-env and --upstream-key-env; keys never logged", "[
         CHECK(get(port, "/healthz").status == 200);                     // no key needed to probe
         CHECK(gw.stop() == 0);
     }
-    std::ifstream in(log_path);
-    const std::string log{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const std::string log = read_text(log_path);
     CHECK(log.find("\"status\":401") != std::string::npos);
     CHECK(log.find("sk-client") == std::string::npos);
     CHECK(log.find("sk-upstream") == std::string::npos);

@@ -41,17 +41,62 @@ TEST_CASE("gateway request: checked before anything is sent", "[gateway]")
     CHECK(must_read(R"({"messages":[{"role":"user","content":"x"}],"stream":true})").stream == true);
 }
 
+namespace {
+
+std::string refusal_message(std::string_view text)
+{
+    auto r = gateway::read_chat_request(text);
+    return std::holds_alternative<gateway::request_error>(r) ? std::get<gateway::request_error>(r).message : "accepted";
+}
+
+/// A request whose one tool's schema nests `levels` objects deep.
+std::string nested_schema_request(std::size_t levels)
+{
+    std::string schema = R"({"type":"string"})";
+    for (std::size_t i = 0; i < levels; ++i)
+        schema = R"({"type":"object","properties":{"a":)" + schema + "}}";
+    return R"({"messages":[{"role":"user","content":"x"}],"tools":[{"type":"function","function":{"name":"f","parameters":)" +
+           schema + "}}]}";
+}
+
+} // namespace
+
+TEST_CASE("gateway request: usage only when asked, deep schemas, and what is wrong with a bad body", "[gateway]")
+{
+    const std::string messages = R"({"messages":[{"role":"user","content":"x"}])";
+    CHECK(must_read(messages + "}").include_usage == false);
+    CHECK(must_read(messages + R"(,"stream_options":null})").include_usage == false);
+    CHECK(must_read(messages + R"(,"stream_options":{}})").include_usage == false);
+    CHECK(must_read(messages + R"(,"stream_options":{"include_usage":false}})").include_usage == false);
+    CHECK(must_read(messages + R"(,"stream_options":{"include_usage":true}})").include_usage == true);
+    CHECK(refusal_code(messages + R"(,"stream_options":{"include_usage":"yes"}})") == "invalid_request");
+    CHECK(refusal_code(messages + R"(,"stream_options":true})") == "invalid_request");
+
+    // A real schema 40 levels deep passes (each level is two JSON levels); the bound still holds.
+    CHECK(refusal_code(nested_schema_request(40)) == "accepted");
+    CHECK(refusal_code(nested_schema_request(200)) == "invalid_json");
+    CHECK(refusal_message(nested_schema_request(200)).find("deeper than 256 levels") != std::string::npos);
+
+    // A lone surrogate is named as what it is, leading or trailing, not as a syntax error.
+    for (const std::string escape : {R"(\ud800)", R"(\uDBFF)", R"(\udc00)"}) {
+        INFO(escape);
+        const auto message = refusal_message(R"({"messages":[{"role":"user","content":"a\\ b )" + escape + R"(x"}]})");
+        CHECK(message.find(escape + " is a lone UTF-16 surrogate") != std::string::npos);
+    }
+    CHECK(refusal_code(R"({"messages":[{"role":"user","content":"\ud83d\ude00 \\ud800"}]})") == "accepted");
+}
+
 TEST_CASE("gateway request: Chat Completions upstreams stream, with usage for OpenAI-compatible ones", "[gateway]")
 {
     const auto r = must_read(R"({"model":"m","messages":[{"role":"user","content":"x"}],"stream":false,)"
                              R"("stream_options":{"include_usage":false},"n":2,"tools":[]})");
-    const auto openai = json::parse(gateway::upstream_body(r, "openai_chat")).as_object();
+    const auto openai = json::parse(std::get<std::string>(gateway::upstream_body(r, "openai_chat"))).as_object();
     CHECK(openai.at("stream") == true);
     CHECK(openai.at("stream_options") == json::object{{"include_usage", true}});
     CHECK(openai.at("n") == 2);
     CHECK(openai.at("messages") == r.body.at("messages"));
     CHECK(openai.at("tools") == json::array{});
-    const auto mistral = json::parse(gateway::upstream_body(r, "mistral")).as_object();
+    const auto mistral = json::parse(std::get<std::string>(gateway::upstream_body(r, "mistral"))).as_object();
     CHECK(mistral.at("stream") == true);
     CHECK(!mistral.contains("stream_options"));
 }
@@ -73,7 +118,7 @@ TEST_CASE("gateway request: an OpenAI conversation in Ollama's /api/chat dialect
         {"role": "tool", "tool_call_id": "call_1", "content": "18C"},
         {"role": "tool", "tool_call_id": "call_unknown", "content": "?"}
       ]})");
-    const auto out = json::parse(gateway::upstream_body(r, "ollama")).as_object();
+    const auto out = json::parse(std::get<std::string>(gateway::upstream_body(r, "ollama"))).as_object();
     CHECK(out.at("model") == "qwen3:8b");
     CHECK(out.at("stream") == true);
     CHECK(out.at("think") == true);
@@ -89,4 +134,30 @@ TEST_CASE("gateway request: an OpenAI conversation in Ollama's /api/chat dialect
         {"function":{"name":"noop","arguments":{}}}]})"));
     CHECK(m[3] == json::parse(R"({"role":"tool","content":"18C","tool_name":"get_weather"})"));
     CHECK(m[4] == json::parse(R"({"role":"tool","content":"?"})"));
+}
+
+TEST_CASE("gateway request: numbers pass upstream as written; those the translation reads are checked", "[gateway]")
+{
+    const auto r = must_read(R"({"model":"m", "messages":[{"role":"user","content":"x"}], "max_tokens": 1e400,)"
+                             R"( "temperature":1e999999,"seed" : 123456789012345678901234567890, "stream":false,)"
+                             R"( "stream_options":{"include_usage":false,"x":1}, "n":2.50, "str\u0065am":false, "nested":{"a":[1e400, "}"]}})");
+    const auto openai = std::get<std::string>(gateway::upstream_body(r, "openai_chat"));
+    CHECK(openai == R"({"model":"m","messages":[{"role":"user","content":"x"}],"max_tokens":1e400,"temperature":1e999999,)"
+                    R"("seed":123456789012345678901234567890,"n":2.50,"nested":{"a":[1e400, "}"]},"stream":true,)"
+                    R"("stream_options":{"include_usage":true,"x":1}})");
+    const auto mistral = std::get<std::string>(gateway::upstream_body(r, "mistral"));
+    CHECK(mistral.ends_with(R"("nested":{"a":[1e400, "}"]},"stream":true})"));
+
+    // Ollama's translation reads them: out of range is a 400 naming the field.
+    const auto error_of = [](std::string_view text) {
+        const auto e = gateway::upstream_body(must_read(text), "ollama");
+        return std::holds_alternative<gateway::request_error>(e) ? std::get<gateway::request_error>(e).message : std::string("accepted");
+    };
+    const std::string messages = R"({"messages":[{"role":"user","content":"x"}])";
+    CHECK(error_of(messages + R"(,"temperature":1e999999})").starts_with("`options.temperature` is out of range"));
+    CHECK(error_of(messages + R"(,"max_tokens":1e400})").starts_with("`options.num_predict` is out of range"));
+    CHECK(error_of(messages + R"(,"seed":123456789012345678901234567890})").starts_with("`seed` is out of range"));
+    CHECK(error_of(messages + R"(,"tools":[{"type":"function","function":{"name":"f","parameters":{"maximum":1e400}}}]})")
+              .starts_with("`tools[0].function.parameters.maximum` is out of range"));
+    CHECK(error_of(messages + R"(,"seed":18446744073709551615,"temperature":0.5})") == "accepted");
 }

@@ -5,7 +5,6 @@
 #include "gateway/helpers.hpp"
 
 #include <chrono>
-#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,12 +34,6 @@ bool within(std::chrono::milliseconds limit, Ready ready)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     return true;
-}
-
-std::string read_text(const std::string& path)
-{
-    std::ifstream in(path);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 } // namespace
@@ -201,11 +194,7 @@ TEST_CASE("gateway: one JSON access-log line per request, upstream failures with
         CHECK(m.body.find("toolstream_gateway_upstream_errors_total{kind=\"upstream_status\"} 1") != std::string::npos);
         CHECK(gw.stop() == 0);
     }
-    const auto text = read_text(log_path);
-    std::vector<json::object> lines;
-    for (std::size_t at = 0, end; (end = text.find('\n', at)) != std::string::npos; at = end + 1)
-        if (auto v = parse(text.substr(at, end - at)); v.is_object() && v.as_object().contains("status"))
-            lines.push_back(v.as_object());
+    const auto lines = access_log(log_path);
     REQUIRE(lines.size() >= 2);
     const auto& chat = lines[0];
     for (const char* key : {"time", "method", "path", "status", "bytes_in", "bytes_out", "duration_us", "ttfb_us",
