@@ -230,7 +230,7 @@ TEST_CASE("openai_chat: the DONE sentinel and blank data are not chunks", "[open
     CHECK(rec.out.empty());
 }
 
-TEST_CASE("openai_chat: SSE event names are ignored", "[openai_chat]")
+TEST_CASE("openai_chat: SSE event names are ignored, but an error event without choices is the response's error", "[openai_chat]")
 {
     converter conv;
     recorder rec;
@@ -240,6 +240,15 @@ TEST_CASE("openai_chat: SSE event names are ignored", "[openai_chat]")
     CHECK(rec.out[0].chunk.content == "a");
     CHECK(rec.out[0].chunk.error.empty());
     CHECK(rec.out[1].chunk.content == "b");
+    // llama.cpp's `error: {...}` line, and the other shapes of an error event.
+    REQUIRE_FALSE(conv.convert({"error", R"({"code":500,"message":"boom","type":"server_error"})"}, rec));
+    REQUIRE_FALSE(conv.convert({"error", R"({"error":{"message":"bang"}})"}, rec));
+    REQUIRE_FALSE(conv.convert({"error", "not JSON"}, rec));
+    REQUIRE(rec.out.size() == 5);
+    CHECK(rec.out[2].chunk.error == "boom");
+    CHECK(rec.out[3].chunk.error == "bang");
+    CHECK(rec.out[4].chunk.error == "not JSON");
+    CHECK(rec.out[4].chunk.finish == toolstream::finish_kind::error);
 }
 
 namespace {

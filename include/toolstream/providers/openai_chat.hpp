@@ -49,17 +49,18 @@ struct provider_converter<openai_chat> {
         return finish_kind::error;
     }
 
-    /// Converts one event. Its SSE `event:` name plays no part in this dialect, but for `error`:
-    /// the event is the response's error (llama.cpp's server ends a failed stream so).
+    /// Converts one event. Its SSE `event:` name plays no part in this dialect, but for `error`
+    /// without `choices`: the response's error (llama.cpp's server ends a failed stream so).
     template<chunk_consumer Emit>
     error_code convert(const wire_event& ev, Emit& emit)
     {
-        if (detail::equals(ev.name, "error"))
-            return stream_.convert_error_event(ev.data, emit);
-        return stream_.convert(ev.data, emit, [](const boost::json::value& content, std::string& text, std::string&) {
+        const auto read_content = [](const boost::json::value& content, std::string& text, std::string&) {
             if (const auto* s = content.if_string())
                 text.append(s->data(), s->size());
-        });
+        };
+        if (detail::equals(ev.name, "error"))
+            return stream_.convert_error_event(ev.data, emit, read_content);
+        return stream_.convert(ev.data, emit, read_content);
     }
 
     /// Every event is emitted as it converts, so the end of input adds nothing.

@@ -113,13 +113,15 @@ public:
 
     /// An event named `error` (llama.cpp's server ends a failed stream with `error: {"code",
     /// "message","type"}`): the response's error, in read_chat_error's words, else the object's
-    /// `message`, else its data (at most 1 KiB).
-    template<class Emit>
-    error_code convert_error_event(std::string_view data, Emit& emit)
+    /// `message`, else its data (at most 1 KiB). One that holds `choices` is a chunk like any.
+    template<class Emit, class ReadContent>
+    error_code convert_error_event(std::string_view data, Emit& emit, ReadContent&& read_content)
     {
         return guard_allocation([&] {
             dom_event_.clear();
             auto parsed = parser_.parse(data);
+            if (parsed && (*parsed)->is_object() && (*parsed)->get_object().contains("choices"))
+                return convert_event(data, emit, read_content);
             if (parsed && (*parsed)->is_object()) {
                 read_chat_error(**parsed, dom_event_.error);
                 if (dom_event_.error.empty())
