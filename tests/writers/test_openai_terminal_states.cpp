@@ -111,7 +111,7 @@ TEST_CASE("openai terminal states: the first finish stands, and nothing after [D
 TEST_CASE("openai terminal states: llama.cpp's `error:` line is the upstream's error, its message passed on", "[openai-sse][finish]")
 {
     const std::string message = R"(the request exceeds the available context size \u00e9)";
-    for (const std::string last : {R"(error: {"code":500,"message":")" + message + R"(","type":"exceed_context_size_error"})" "\n\n",
+    for (const std::string& last : {R"(error: {"code":500,"message":")" + message + R"(","type":"exceed_context_size_error"})" "\n\n",
                                    R"(data: {"error":{"code":500,"message":")" + message + R"(","type":"server_error"}})" "\n\n",
                                    "event: error\ndata: {\"message\":\"" + message + "\"}\n\n"}) {
         const std::string upstream = chunk(R"({"content":"Hi"})") + last;
