@@ -102,16 +102,19 @@ error_code pipeline<Provider, Policy, Sink>::route(std::size_t index, const chun
     recognized_ = true;
     start_response(&chunk);
     auto& st = state(index);
-    // A choice ends once: a later, different finish is the upstream's protocol error, reported
-    // (error::finish_repeated) and not obeyed. The same finish again alters nothing.
+    // A choice ends once: a later finish of another kind, or another raw reason, is the
+    // upstream's protocol error, reported (error::finish_repeated) and not obeyed. The same finish
+    // again alters nothing; a raw reason after a finish that had none (an in-stream error, then
+    // the provider's terminal status naming it) completes it.
+    const auto& raw = st.record.summary.finish_reason;
     error_code repeated;
-    if (chunk.finish && st.record.finish) {
-        if (*chunk.finish != *st.record.finish || chunk.finish_reason != st.record.summary.finish_reason.value_or(""))
-            repeated = error::finish_repeated;
+    if (chunk.finish && st.record.finish
+        && (*chunk.finish != *st.record.finish || (raw && !chunk.finish_reason.empty() && chunk.finish_reason != *raw))) {
+        repeated = error::finish_repeated;
     } else {
-        if (!chunk.finish_reason.empty())
+        if (!chunk.finish_reason.empty() && !raw)
             st.record.summary.finish_reason = chunk.finish_reason;
-        if (chunk.finish)
+        if (chunk.finish && !st.record.finish)
             st.record.finish = chunk.finish;
     }
     st.record.summary.refusal.append(chunk.refusal);
