@@ -291,7 +291,7 @@ inline asio::awaitable<bool> serve_chat(exchange& x, const http::request<http::s
         co_return co_await send_failure(x, failure::over_budget, describe(failure::over_budget), "refused at start");
 
     upstream_call up(co_await asio::this_coro::executor, o, x.state.memory, x.state.calls);
-    x.deadline = std::chrono::steady_clock::now() + o.max_duration;
+    x.deadline = up.deadline();
     // The upstream's key: the gateway's own, else the client's unless the client authenticated
     // to the gateway with it (that key is never passed on).
     const std::string authorization = !o.upstream_key.empty() ? "Bearer " + o.upstream_key
@@ -312,13 +312,14 @@ inline asio::awaitable<bool> serve_chat(exchange& x, const http::request<http::s
             if (const auto f = co_await up.read_all(text, o.max_response_bytes); f != failure::none)
                 co_return co_await send_failure(x, f, failure_message(f, up), up.cause());
             if (up.status() != 200) {
-                const auto r = refusal_of(up.status(), secrets(text));
+                text = secrets(text);
+                const auto r = refusal_of(up.status(), text);
                 auto res = error_reply(r.status, r.code, r.message, x.keep_alive);
                 if (const auto retry = up.retry_after(); !retry.empty() && r.status == static_cast<http::status>(up.status()))
                     res.set(http::field::retry_after, retry);
                 x.record.error = failure::upstream_status;
                 x.record.error_code = r.code;
-                x.record.cause = "upstream body: " + clip(secrets(text), 2048);
+                x.record.cause = "upstream body: " + clip(text, 2048);
                 co_return co_await send_reply(x, std::move(res));
             }
             auto translated = o.provider == "ollama" ? text + "\n" : completion_as_sse(text);

@@ -311,21 +311,26 @@ inline json::object to_ollama_chat(const json::object& body)
     return out;
 }
 
-/// Where in `v` a number is not finite (`1e400` read as a double), as a path (`options.temperature`);
-/// empty when every number is. JSON has no infinity: such a body could not be sent.
-inline std::string non_finite_at(const json::value& v, const std::string& path = {})
+/// Whether `v` holds a number that is not finite (`1e400` read as a double): JSON has no
+/// infinity, so such a body could not be sent. `path` gets where it is (`options.temperature`),
+/// built only on the way back from the one found.
+inline bool non_finite_at(const json::value& v, std::string& path)
 {
     if (const auto* d = v.if_double())
-        return std::isfinite(*d) ? std::string() : path;
+        return !std::isfinite(*d);
     if (const auto* o = v.if_object())
         for (const auto& [key, member] : *o)
-            if (auto at = non_finite_at(member, path.empty() ? std::string(key) : path + "." + std::string(key)); !at.empty())
-                return at;
+            if (non_finite_at(member, path)) {
+                path.insert(0, std::string(key) + (path.empty() || path.front() == '[' ? "" : "."));
+                return true;
+            }
     if (const auto* a = v.if_array())
         for (std::size_t k = 0; k < a->size(); ++k)
-            if (auto at = non_finite_at((*a)[k], path + "[" + std::to_string(k) + "]"); !at.empty())
-                return at;
-    return {};
+            if (non_finite_at((*a)[k], path)) {
+                path.insert(0, "[" + std::to_string(k) + "]" + (path.empty() || path.front() == '[' ? "" : "."));
+                return true;
+            }
+    return false;
 }
 
 /// The upstream request body for `provider` (one the options accepted), or why the request cannot
@@ -335,7 +340,7 @@ inline std::variant<std::string, request_error> upstream_body(const chat_request
     if (provider != "ollama")
         return chat_completions_body(r, provider == "openai_chat");
     const auto out = to_ollama_chat(r.body);
-    if (const auto at = non_finite_at(out); !at.empty())
+    if (std::string at; non_finite_at(out, at))
         return request_error{"invalid_request", "`" + at + "` is out of range: a number JSON can hold is finite"};
     if (const auto* options = out.if_contains("options"))
         for (const char* integer : {"seed", "top_k", "num_predict"})

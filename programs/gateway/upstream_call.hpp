@@ -197,6 +197,8 @@ public:
     }
 
     unsigned status() const { return parser_->get().result_int(); }
+    /// When --max-duration ends the chat.
+    std::chrono::steady_clock::time_point deadline() const { return deadline_; }
     /// The upstream's Retry-After (delay-seconds or an HTTP date, RFC 9110 10.2.3), when it is
     /// one of those and short; else empty.
     std::string_view retry_after() const

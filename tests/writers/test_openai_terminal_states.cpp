@@ -42,27 +42,32 @@ run_result run(const std::string& upstream, std::size_t size)
     return {std::move(p.sink()), first};
 }
 
+/// `upstream` (a "Hi" delta, then its end) whole and in 1- and 7-byte pieces: both writers pass
+/// "Hi" on, then the error `message`; no finish, no [DONE].
+void check_hi_then_error(const std::string& upstream, std::string_view message)
+{
+    for (const std::size_t size : {upstream.size(), std::size_t{1}, std::size_t{7}}) {
+        INFO(upstream << "in pieces of " << size);
+        const auto r = run(upstream, size);
+        const auto read = test::read_openai_sse(r.out.sse.output().bytes);
+        CHECK(read.violations.empty());
+        CHECK(read.choices.at(0).content == "Hi");
+        CHECK(!read.choices.at(0).finish_reason.has_value());
+        REQUIRE(read.error);
+        CHECK(read.error->at("message").as_string() == message);
+        CHECK(r.out.sse.output().bytes.find("[DONE]") == std::string::npos);
+        REQUIRE(r.out.completion.failed());
+        CHECK(r.out.completion.error_message() == message);
+    }
+}
+
 } // namespace
 
 TEST_CASE("openai terminal states: an unknown or aborted finish is an error naming it, never a stop", "[openai-sse][finish]")
 {
-    for (const std::string_view reason : {"abort", "eos_token", "cancelled"}) {
-        const std::string upstream = chunk(R"({"content":"Hi"})") + chunk("{}", "\"" + std::string(reason) + "\"") + std::string(done);
-        for (const std::size_t size : {upstream.size(), std::size_t{1}, std::size_t{7}}) {
-            INFO(reason << " in pieces of " << size);
-            const auto r = run(upstream, size);
-            const auto read = test::read_openai_sse(r.out.sse.output().bytes);
-            CHECK(read.violations.empty());
-            CHECK(read.choices.at(0).content == "Hi");
-            CHECK(!read.choices.at(0).finish_reason.has_value());
-            REQUIRE(read.error);
-            const std::string expected = "the provider ended the response with an error (finish reason '" + std::string(reason) + "')";
-            CHECK(read.error->at("message").as_string() == expected);
-            CHECK(r.out.sse.output().bytes.find("[DONE]") == std::string::npos);
-            REQUIRE(r.out.completion.failed());
-            CHECK(r.out.completion.error_message() == expected);
-        }
-    }
+    for (const std::string_view reason : {"abort", "eos_token", "cancelled"})
+        check_hi_then_error(chunk(R"({"content":"Hi"})") + chunk("{}", "\"" + std::string(reason) + "\"") + std::string(done),
+                            "the provider ended the response with an error (finish reason '" + std::string(reason) + "')");
 }
 
 TEST_CASE("openai terminal states: function_call is a finish only with the calls it names", "[openai-sse][finish]")
@@ -114,17 +119,7 @@ TEST_CASE("openai terminal states: llama.cpp's `error:` line is the upstream's e
     for (const std::string& last : {R"(error: {"code":500,"message":")" + message + R"(","type":"exceed_context_size_error"})" "\n\n",
                                    R"(data: {"error":{"code":500,"message":")" + message + R"(","type":"server_error"}})" "\n\n",
                                    "event: error\ndata: {\"message\":\"" + message + "\"}\n\n"}) {
-        const std::string upstream = chunk(R"({"content":"Hi"})") + last;
-        for (const std::size_t size : {upstream.size(), std::size_t{1}, std::size_t{7}}) {
-            INFO(last << " in pieces of " << size);
-            const auto r = run(upstream, size);
-            const auto read = test::read_openai_sse(r.out.sse.output().bytes);
-            CHECK(read.violations.empty());
-            CHECK(read.choices.at(0).content == "Hi");
-            REQUIRE(read.error);
-            CHECK(read.error->at("message").as_string() == "the request exceeds the available context size \xc3\xa9");
-            CHECK(r.out.completion.error_message() == "the request exceeds the available context size \xc3\xa9");
-        }
+        check_hi_then_error(chunk(R"({"content":"Hi"})") + last, "the request exceeds the available context size \xc3\xa9");
     }
     // Not JSON: the data itself, bounded.
     const auto r = run(chunk(R"({"content":"Hi"})") + "error: upstream fell over\n\n", 3);

@@ -81,8 +81,7 @@ void pipeline<Provider, Policy, Sink>::fail(std::string_view message)
 }
 
 // The converter's word, else: a broken stream is `error`, one that ended before the provider
-// said it was finished is `length`. A choice that stopped after complete calls made `tool_calls`;
-// the legacy `function_call` says it made one, so without any it is no clean end.
+// said it was finished is `length`. A choice that stopped after complete calls made `tool_calls`.
 template<class Provider, parser_policy Policy, event_sink Sink>
     requires provider_traits<Provider>
 finish_kind pipeline<Provider, Policy, Sink>::finish_of(const choice_state& c) const
@@ -90,8 +89,6 @@ finish_kind pipeline<Provider, Policy, Sink>::finish_of(const choice_state& c) c
     finish_kind kind = c.record.finish ? *c.record.finish
                      : provider_error_ || stream_error_ ? finish_kind::error
                                                         : finish_kind::length;
-    if (kind == finish_kind::tool_calls && !c.record.made_calls && c.record.summary.finish_reason == "function_call")
-        return finish_kind::error;
     return kind == finish_kind::stop && c.record.made_calls ? finish_kind::tool_calls : kind;
 }
 

@@ -32,10 +32,11 @@ struct provider_converter<openai_chat> {
     static constexpr framing wire_framing = framing::sse;
     static constexpr std::string_view name = "openai_chat";
 
-    /// A `finish_reason` normalised: `stop`, `length`, `content_filter` and `error` (OpenRouter
-    /// and others) are themselves; `tool_calls` and the legacy `function_call` are tool_calls.
-    /// Any other reason (vLLM's and SGLang's `abort`) is error: an end not known to be clean
-    /// never reads as one. The raw reason goes with it (choice_finished::reason).
+    /// A `finish_reason` normalised: `stop`, `length` and `content_filter` are themselves;
+    /// `tool_calls` and the legacy `function_call` are tool_calls. Any other reason (`error`,
+    /// vLLM's and SGLang's `abort`) is error: an end not known to be clean never reads as one. The
+    /// raw reason goes with it (choice_finished::reason). The conversion also makes error of a
+    /// `function_call` whose choice opened no call.
     static constexpr finish_kind normalise_finish(std::string_view reason) noexcept
     {
         if (reason == "stop")

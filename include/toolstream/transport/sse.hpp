@@ -32,8 +32,8 @@ struct sse_keep_alive {
 /// - `data:` lines (one space after the colon is stripped) are joined with `\n`; `event:` names
 ///   the event; `id:`, `retry:` and unknown fields are ignored; a line without a colon is a field
 ///   with an empty value. An `error:` line (llama.cpp's server ends a failed stream with one) is
-///   the data of an event named `error`. A blank line dispatches the event as a `wire_event`; `name` is empty
-///   without an `event:` line and resets after every event.
+///   the data of an event named `error`. A blank line dispatches the event as a `wire_event`;
+///   `name` is empty without an `event:` line and resets after every event.
 /// - An event is not dispatched when its data is empty or only whitespace (gateways send such
 ///   data-only keep-alives), nor when it is the `[DONE]` sentinel (after trimming whitespace),
 ///   which sets done() instead. Later events are still delivered; callers may stop at done().

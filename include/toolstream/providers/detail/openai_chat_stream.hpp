@@ -283,6 +283,9 @@ private:
         if (!choice.finish_reason.empty()) {
             chunk.finish_reason.assign(choice.finish_reason);
             chunk.finish = normalise_(choice.finish_reason);
+            // The legacy `function_call` says the choice made a call: without one it is no clean end.
+            if (chunk.finish == finish_kind::tool_calls && calls.empty() && choice.finish_reason == "function_call")
+                chunk.finish = finish_kind::error;
             chunk.is_complete = true;
             calls.complete_all(builder_);
         }

@@ -116,6 +116,9 @@ public:
         return true;
     }
 
+    /// No fragment opened a call.
+    bool empty() const noexcept { return calls_.empty(); }
+
     /// The choice finished: adds a completion delta for every call not yet complete.
     void complete_all(chunk_builder& out)
     {
