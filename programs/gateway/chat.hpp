@@ -152,8 +152,9 @@ inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_
     std::string why;   // the limit an answer went past
     up.relay_pieces();
     for (bool ended = false; !ended && !body.done();) {
-        if ((f = co_await next_piece(x, up, body, *pipeline, include_usage, piece, ended)) != failure::none
-            || (f = feed(x, *pipeline, piece, why)) != failure::none)
+        // One co_await per statement: GCC 12 at -O0 mislowers one inside `||` (bytes were lost and repeated).
+        f = co_await next_piece(x, up, body, *pipeline, include_usage, piece, ended);
+        if (f != failure::none || (f = feed(x, *pipeline, piece, why)) != failure::none)
             break;
         if (!co_await send_piece(x, out)) {
             up.cancel();   // the client left: stop the generation too
@@ -207,8 +208,8 @@ inline asio::awaitable<bool> whole_answer(exchange& x, upstream_call& up, body_s
     std::string_view piece;
     std::string why;   // the limit an answer went past
     for (bool ended = false; !ended && !body.done();) {
-        if ((f = co_await next_piece(x, up, body, *pipeline, false, piece, ended)) != failure::none
-            || (f = feed(x, *pipeline, piece, why)) != failure::none)
+        f = co_await next_piece(x, up, body, *pipeline, false, piece, ended);
+        if (f != failure::none || (f = feed(x, *pipeline, piece, why)) != failure::none)
             break;
     }
     if (f == failure::client_gone) {

@@ -265,7 +265,9 @@ private:
     /// Sends `first`, then neither more nor the end: returns when the gateway hangs up.
     static asio::awaitable<void> stall(beast::tcp_stream& stream, std::string first = chat_chunk("Hello"))
     {
-        if (!co_await send_head(stream, "text/event-stream") || !co_await send_piece(stream, first))
+        if (!co_await send_head(stream, "text/event-stream"))
+            co_return;
+        if (!co_await send_piece(stream, first))
             co_return;
         std::array<char, 512> sink{};
         stream.expires_after(std::chrono::seconds(10));   // returns when the gateway hangs up
