@@ -64,4 +64,4 @@ grep -q "^CMAKE_CXX_COMPILER:.*$cxx" "$build/tree/CMakeCache.txt" \
 cmake --build "$build/tree" -j "$(nproc)"
 export TOOLSTREAM_FIXTURES_DIR="$fixtures"
 echo "== ctest, $("$cxx" --version | head -1), Catch2 $version"
-ctest --test-dir "$build/tree" --output-on-failure -j "$(nproc)" -E '^(openai_clients_|peak heap: |memory bound: )'
+ctest --test-dir "$build/tree" --output-on-failure -j "$(nproc)" -E '^(openai_clients_|api_clients_|peak heap: |memory bound: )'

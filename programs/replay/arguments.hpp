@@ -32,15 +32,23 @@ namespace replay {
 namespace ts = toolstream;
 using toolstream_programs::joined;
 
-enum class emit_mode { summary, events, invocations, openai_sse, tarko };
+enum class emit_mode { summary, events, invocations, openai_sse, anthropic_sse, openai_responses_sse, tarko };
 
-inline constexpr std::array<std::pair<std::string_view, emit_mode>, 5> emit_modes{{
+inline constexpr std::array<std::pair<std::string_view, emit_mode>, 7> emit_modes{{
     {"summary", emit_mode::summary},
     {"events", emit_mode::events},
     {"invocations", emit_mode::invocations},
     {"openai-sse", emit_mode::openai_sse},
+    {"anthropic-sse", emit_mode::anthropic_sse},
+    {"openai-responses-sse", emit_mode::openai_responses_sse},
     {"tarko", emit_mode::tarko},
 }};
+
+/// The modes that write a client API's stream through a writer sink.
+constexpr bool writes_api_stream(emit_mode m) noexcept
+{
+    return m == emit_mode::openai_sse || m == emit_mode::anthropic_sse || m == emit_mode::openai_responses_sse;
+}
 inline constexpr std::array<std::pair<std::string_view, ts::extension_encoding>, 2> extension_encodings{{
     {"chunk", ts::extension_encoding::chunk},
     {"comment", ts::extension_encoding::comment},
@@ -130,7 +138,9 @@ inline std::string help_text()
            "  --chunk N                feed N-byte pieces, 1 to " + std::to_string(max_chunk) + " (default 65536)\n"
            "  --emit MODE              summary (default): one JSON object; events: one segment event per line;\n"
            "                           invocations: one tool call per line; openai-sse: OpenAI Chat\n"
-           "                           Completions SSE; tarko: Agent TARS tool-call events, one per line\n"
+           "                           Completions SSE; anthropic-sse: Anthropic Messages SSE;\n"
+           "                           openai-responses-sse: OpenAI Responses SSE; tarko: Agent TARS\n"
+           "                           tool-call events, one per line\n"
            "  --tool-events            with --emit openai-sse: the progress and result a host would add\n"
            "  --extensions ENCODING    with --tool-events: chunk (default) or comment\n"
            "  --serve                  serve the live viewer and replay FILE into it (--listen ADDR,\n"

@@ -9,6 +9,8 @@
 #include <toolstream/handler.hpp>
 #include <toolstream/runtime_pipeline.hpp>
 #include <toolstream/version.hpp>
+#include <toolstream/writers/anthropic_messages.hpp>
+#include <toolstream/writers/openai_responses.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 #include <toolstream/writers/tarko_events.hpp>
 
@@ -24,6 +26,8 @@
 #include <iostream>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include <unistd.h>
@@ -73,34 +77,51 @@ struct stdout_bytes {
     void operator()(std::string_view bytes) const { replay::standard_output().write(bytes); }
 };
 using sse_writer = ts::openai_sse_writer<stdout_bytes>;
+using api_writer = std::variant<sse_writer, ts::anthropic_sse_writer<stdout_bytes>, ts::openai_responses_writer<stdout_bytes>>;
 
-// Writes OpenAI SSE; with --tool-events, also what a host running each complete call would add.
-struct sse_sink {
-    sse_writer writer;
+// Writes the client API stream --emit names (one sink type for the three, so the run-time
+// pipeline is compiled once); with --tool-events, OpenAI SSE also gets what a host running each
+// complete call would add.
+struct api_sink {
+    api_writer writer;
     bool tool_events = false;
 
     template<class Event>
-        requires std::invocable<sse_writer&, const Event&>
+        requires std::invocable<sse_writer&, const Event&>   // the three take the same events
     void operator()(const Event& e)
     {
-        writer(e);
+        std::visit(
+            [&](auto& w) {
+                if constexpr (std::invocable<decltype(w)&, const Event&>)
+                    w(e);
+            },
+            writer);
     }
     void operator()(const ts::tool_invocation& inv)
     {
-        if (!tool_events || !inv.is_complete())
+        auto* sse = std::get_if<sse_writer>(&writer);
+        if (sse == nullptr || !tool_events || !inv.is_complete())
             return;
         const boost::json::value step_data{{"current", 1}, {"total", 1}};
-        writer.progress({inv.name, inv.id, ts::tool_phase::step, "running " + inv.name, &step_data, 0});
-        writer.progress({inv.name, inv.id, ts::tool_phase::complete, "done", nullptr, 0});
-        writer.result({inv.id, inv.name, boost::json::serialize(inv.arguments), false});
+        sse->progress({inv.name, inv.id, ts::tool_phase::step, "running " + inv.name, &step_data, 0});
+        sse->progress({inv.name, inv.id, ts::tool_phase::complete, "done", nullptr, 0});
+        sse->result({inv.id, inv.name, boost::json::serialize(inv.arguments), false});
+    }
+    void done()
+    {
+        std::visit([](auto& w) { w.done(); }, writer);
     }
 };
 
-sse_sink make_sse_sink(const arguments& a)
+api_sink make_api_sink(const arguments& a)
 {
+    if (a.emit == emit_mode::anthropic_sse)
+        return api_sink{api_writer{std::in_place_index<1>, stdout_bytes{}}};
+    if (a.emit == emit_mode::openai_responses_sse)
+        return api_sink{api_writer{std::in_place_index<2>, stdout_bytes{}}};
     ts::openai_sse_options options;
     options.extensions = a.extensions;
-    return sse_sink{sse_writer{stdout_bytes{}, std::move(options)}, a.tool_events};
+    return api_sink{api_writer{std::in_place_index<0>, stdout_bytes{}, std::move(options)}, a.tool_events};
 }
 
 // Shows how far a large input is, on a terminal only.
@@ -157,14 +178,14 @@ bool read_in_chunks(const arguments& a, Write&& write)
     return ok && !replay::standard_output().failed();
 }
 
-// Plain model text through a handler, written as OpenAI SSE (the writer finishes the choice).
+// Plain model text through a handler, written as --emit's API stream (the writer finishes the choice).
 int replay_text_as_sse(const arguments& a)
 {
-    ts::handler<ts::runtime_policy, sse_sink> h(make_sse_sink(a), {}, ts::make_policy(a.parser, a.reasoning_parser, a.schemas, a.thinking_open).value());
+    ts::handler<ts::runtime_policy, api_sink> h(make_api_sink(a), {}, ts::make_policy(a.parser, a.reasoning_parser, a.schemas, a.thinking_open).value());
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
         return 1;
     (void)h.finalize();
-    h.sink().writer.done();
+    h.sink().done();
     return 0;
 }
 
@@ -179,7 +200,7 @@ bool not_the_providers(ts::error_code verdict, const ts::stream_summary& s)
 
 int replay_stream_as_sse(const arguments& a)
 {
-    auto made = ts::runtime_pipeline<sse_sink>::create(a.provider, a.parser, make_sse_sink(a), {},
+    auto made = ts::runtime_pipeline<api_sink>::create(a.provider, a.parser, make_api_sink(a), {},
                                                            a.reasoning_parser, a.schemas, a.thinking_open);
     if (!made) {
         std::cerr << "toolstream-replay: " << made.error().message() << "\n" << replay::usage_text();
@@ -189,7 +210,7 @@ int replay_stream_as_sse(const arguments& a)
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)p.write(piece); }))
         return 1;
     const auto verdict = p.finish();
-    p.sink().writer.done();
+    p.sink().done();
     return not_the_providers(verdict, p.summary()) ? 1 : 0;
 }
 
@@ -262,7 +283,7 @@ int main(int argc, char** argv)
         out.line("toolstream-replay " TOOLSTREAM_VERSION_STRING);
     } else {
         const arguments& a = c.args;
-        if (a.emit == emit_mode::openai_sse)
+        if (replay::writes_api_stream(a.emit))
             status = a.provider == "text" ? replay_text_as_sse(a) : replay_stream_as_sse(a);
         else
             status = a.provider == "text" ? replay_text(a) : replay_stream(a);

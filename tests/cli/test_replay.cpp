@@ -2,11 +2,13 @@
 #include "catch_compat.hpp"
 #include "support/chunk_summary.hpp"
 #include "support/fixtures.hpp"
+#include "support/valid_output.hpp"
 
 #include <boost/json.hpp>
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -69,6 +71,47 @@ TEST_CASE("replay: --emit summary equals every fixture's expected result", "[cli
             CHECK(got.at("provider") == boost::json::value(provider));
             CHECK(got.at("framing") == "sse");
             CHECK(toolstream::test::compare_with_expected(got, f.expected, provider != "gemini") == "");
+        }
+    }
+}
+
+TEST_CASE("replay: --emit anthropic-sse and openai-responses-sse write every fixture as its dialect's events",
+          "[cli]")
+{
+    const auto fixtures = toolstream::test::load_fixtures();
+    if (fixtures.empty()) {
+        WARN("TOOLSTREAM_FIXTURES_DIR is not set: replay fixtures skipped");
+        return;
+    }
+    // Each dialect's stream, read back by toolstream's reader of that dialect.
+    const std::pair<const char*, const char*> dialects[] = {{"anthropic-sse", "anthropic"},
+                                                            {"openai-responses-sse", "openai_responses"}};
+    for (const auto& f : fixtures) {
+        const auto& want = f.expected.as_object();
+        for (const auto& [emit, reader] : dialects) {
+            std::string first_text;
+            for (const char* chunk : {"", " --chunk 1"}) {
+                const auto r = run("--provider " + provider_for(f.provider_dir) + " --emit " + emit + chunk + " " +
+                                   f.stream_path.string());
+                INFO(f.name << " --emit " << emit << chunk << "\n" << r.out.substr(0, 3000));
+                REQUIRE(r.exit_code == 0);
+                toolstream::test::named_sse_check events;
+                events(r.out);
+                CHECK(events.problem() == "");
+                const auto back = run(std::string("--provider ") + reader + " -", r.out);
+                REQUIRE(back.exit_code == 0);
+                const auto summary = boost::json::parse(back.out).as_object();
+                if (!want.at("error").is_null()) {
+                    CHECK(!summary.at("error").is_null());   // the dialect's error event
+                    continue;
+                }
+                const auto& text = summary.at("choices").as_array().at(0).at("text").as_string();
+                CHECK(text == want.at("choices").as_array().at(0).at("text").as_string());
+                if (*chunk == '\0')
+                    first_text = text;
+                else
+                    CHECK(text == first_text);
+            }
         }
     }
 }

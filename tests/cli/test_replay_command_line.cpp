@@ -88,7 +88,8 @@ TEST_CASE("replay: every usage error names the argument and why", "[cli]")
     check_usage_error({"--provider", "text", "--reasoning-parser", "r1", "-"},
                       "unknown reasoning parser 'r1'; known: " + reasoning_names);
     check_usage_error({"--provider", "openai_chat", "--emit", "xml"},
-                      "unknown --emit 'xml'; known: summary, events, invocations, openai-sse, tarko");
+                      "unknown --emit 'xml'; known: summary, events, invocations, openai-sse, anthropic-sse, "
+                      "openai-responses-sse, tarko");
     check_usage_error({"--provider", "openai_chat", "--emit", "openai-sse", "--extensions", "header"},
                       "unknown --extensions 'header'; known: chunk, comment");
     check_usage_error({"--provider", "openai_chat", "--bogus"}, "unknown option '--bogus'");
@@ -161,6 +162,8 @@ TEST_CASE("replay: output that cannot be written is an error, exit 1", "[cli]")
         {"--provider", "text", "--parser", "hermes", "--emit", "events", "--chunk", "7", "-"},
         {"--provider", "text", "--parser", "hermes", "--emit", "invocations", "-"},
         {"--provider", "text", "--parser", "hermes", "--emit", "openai-sse", "--chunk", "1000", "-"},
+        {"--provider", "text", "--parser", "hermes", "--emit", "anthropic-sse", "--chunk", "1000", "-"},
+        {"--provider", "text", "--parser", "hermes", "--emit", "openai-responses-sse", "-"},
         {"--provider", "text", "--parser", "hermes", "--emit", "tarko", "-"},
         {"--help"},
     };

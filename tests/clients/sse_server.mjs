@@ -1,8 +1,11 @@
-// A loopback HTTP server for the client tests: POST /v1/chat/completions answers with the SSE
+// A loopback HTTP server for the client tests: a POST to an API route answers with the SSE
 // body registered under the request's `model`, written in small random pieces. It binds to
 // 127.0.0.1 on a free port, serves a bounded number of requests, and closes itself after
 // `lifetimeMs` whatever happens.
 import http from 'node:http';
+
+// The client APIs whose streams the tests serve: Chat Completions, Anthropic Messages, OpenAI Responses.
+const apiRoutes = new Set(['/v1/chat/completions', '/v1/messages', '/v1/responses']);
 
 export async function startSseServer({ bodies, maxRequests = 10000, lifetimeMs = 300000, seed = 1 }) {
   let state = seed >>> 0 || 1;
@@ -32,7 +35,8 @@ export async function startSseServer({ bodies, maxRequests = 10000, lifetimeMs =
       } catch {
         // falls through to 404
       }
-      const body = req.method === 'POST' && req.url === '/v1/chat/completions' ? bodies.get(model) : undefined;
+      const route = (req.url ?? '').split('?')[0];
+      const body = req.method === 'POST' && apiRoutes.has(route) ? bodies.get(model) : undefined;
       if (body === undefined) {
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: `no stream for ${model}`, type: 'invalid_request_error' } }));

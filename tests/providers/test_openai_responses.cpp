@@ -95,6 +95,28 @@ TEST_CASE("openai_responses output_item.done is the last fallback for arguments 
     }
 }
 
+TEST_CASE("openai_responses an item done with status incomplete leaves its call open", "[openai_responses]")
+{
+    std::string cut_item(fc_done_item);
+    cut_item.replace(cut_item.find("completed"), 9, "incomplete");
+    cut_item.replace(cut_item.find(R"(\"Paris\"})"), 10, R"(\"Par)");
+    for (const bool deltas : {false, true}) {
+        converter conv;
+        recorder out;
+        CHECK(!feed(conv, out, "response.output_item.added", fc_added));
+        if (deltas)
+            CHECK(!feed(conv, out, "response.function_call_arguments.delta", args_delta("fc_1", 1, R"({\"city\":\"Par)")));
+        CHECK(!feed(conv, out, "response.output_item.done", cut_item));
+        std::string arguments;
+        for (const auto& c : out.chunks)
+            for (const auto& d : c.tool_calls) {
+                arguments += d.arguments_delta;
+                CHECK(!d.is_complete);
+            }
+        CHECK(arguments == R"({"city":"Par)");   // the text it holds, once
+    }
+}
+
 TEST_CASE("openai_responses custom tool calls stream their free-form input", "[openai_responses]")
 {
     converter conv;

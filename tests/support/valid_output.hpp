@@ -10,6 +10,7 @@
 #include <boost/json/error.hpp>
 #include <boost/json/parse_options.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -92,5 +93,55 @@ inline std::string json_lines_problem(std::string_view lines)
     }
     return {};
 }
+
+/// Why one named SSE event as the Anthropic Messages and OpenAI Responses writers write it
+/// (`event: NAME\ndata: {…}\n\n`, or a comment `: …\n\n`) is not valid: the data must be a JSON
+/// object whose `type` is NAME. Empty when it is valid.
+inline std::string named_sse_event_problem(std::string_view event)
+{
+    if (event.size() < 2 || event.substr(event.size() - 2) != "\n\n")
+        return "not one SSE event (no blank line at its end)";
+    event.remove_suffix(2);
+    if (!detail::is_valid_utf8(event))
+        return "not valid UTF-8";
+    if (event.substr(0, 2) == ": ")
+        return event.find_first_of("\r\n") == std::string_view::npos ? std::string() : "a line break inside a comment";
+    const std::size_t eol = event.find('\n');
+    if (event.substr(0, 7) != "event: " || eol == std::string_view::npos)
+        return "no event line";
+    const std::string_view name = event.substr(7, eol - 7);
+    const std::string_view line = event.substr(eol + 1);
+    if (line.find_first_of("\r\n") != std::string_view::npos || line.substr(0, 6) != "data: ")
+        return "not one data line after the event line";
+    const std::string_view data = line.substr(6);
+    if (auto problem = json_problem(data); !problem.empty())
+        return problem;
+    const std::string type = "{\"type\":\"" + std::string(name) + "\"";
+    return data.substr(0, type.size()) == type ? std::string() : "the data's type is not the event's name";
+}
+
+/// Checks a named-event SSE stream written in any pieces (a writer may write a long event in
+/// slices): each complete event as it ends; the first problem is kept.
+class named_sse_check {
+public:
+    void operator()(std::string_view bytes)
+    {
+        // The blank line may straddle the pieces; bytes searched before are not searched again.
+        std::size_t search = pending_.empty() ? 0 : pending_.size() - 1;
+        pending_.append(bytes);
+        std::size_t at = 0;
+        for (std::size_t end; (end = pending_.find("\n\n", search)) != std::string::npos; at = search = end + 2)
+            if (auto found = named_sse_event_problem(std::string_view(pending_).substr(at, end + 2 - at));
+                !found.empty() && problem_.empty())
+                problem_ = found + ": " + pending_.substr(at, std::min<std::size_t>(end - at, 300));
+        pending_.erase(0, at);
+    }
+    /// The first problem, or bytes left after the last event; empty when none.
+    std::string problem() const { return !problem_.empty() || pending_.empty() ? problem_ : "bytes after the last event"; }
+
+private:
+    std::string pending_;
+    std::string problem_;
+};
 
 } // namespace toolstream::test

@@ -252,8 +252,17 @@ private:
         auto& d = call_at(*index);
         d.free_form = state.free_form;
         announce(state, *item, d);   // a compat server may have sent no output_item.added
-        if (!state.complete)
-            complete(state, *item, item_type == "custom_tool_call" ? "input" : "arguments", d);
+        const std::string_view field = item_type == "custom_tool_call" ? "input" : "arguments";
+        if (detail::string_field(*item, "status") == "incomplete") {
+            // Cut off (max_output_tokens): what it holds is passed on, and the call stays open,
+            // so the response's end reports it incomplete rather than complete.
+            if (!state.complete && !state.has_arguments) {
+                d.arguments_delta.assign(detail::string_field(*item, field));
+                state.has_arguments = true;
+            }
+        } else if (!state.complete) {
+            complete(state, *item, field, d);
+        }
         emit(std::size_t{0}, std::as_const(out_.chunk()));
         return {};
     }

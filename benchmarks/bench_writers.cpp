@@ -1,9 +1,11 @@
-// The OpenAI SSE writer behind a pipeline: provider bytes in (16 KiB network reads), Chat
-// Completions `chat.completion.chunk` SSE out into a 64 KiB socket-like buffer, flushed when
-// full. Beside each, the same pipeline with a sink that only counts (`events/`): the difference is
-// the writer's own cost. Input MB/s is the bytes/s column; `sse_out` is the output rate.
+// The writers behind a pipeline: provider bytes in (16 KiB network reads), a client API's SSE out
+// into a 64 KiB socket-like buffer, flushed when full: OpenAI Chat Completions
+// (`openai_writer/`), Anthropic Messages (`anthropic_writer/`) and OpenAI Responses
+// (`responses_writer/`). Beside each, the same pipeline with a sink that only counts (`events/`):
+// the difference is a writer's own cost. Input MB/s is the bytes/s column; `sse_out` is the
+// output rate.
 //
-// Names: openai_writer/<kind>/<size>, and events/<kind>/<size> (the baseline); <kind> is
+// Names: WRITER/<kind>/<size>, and events/<kind>/<size> (the baseline); <kind> is
 // openai_chat, anthropic (a write_file call of content:<bytes>), mixed (a Chat stream of reasoning,
 // text and three calls, sized by scale:<n>: 256 makes 13 MB) or xml (model text with embedded
 // calls through a handler, content:<bytes>).
@@ -15,6 +17,8 @@
 #include <toolstream/formats/xml.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/openai_chat.hpp>
+#include <toolstream/writers/anthropic_messages.hpp>
+#include <toolstream/writers/openai_responses.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 
 #include <benchmark/benchmark.h>
@@ -42,7 +46,12 @@ struct socket_buffer {
         }
     }
 };
-using writer = ts::openai_sse_writer<socket_buffer>;
+
+// The writers measured, by the name their rows start with.
+template<class Writer>
+constexpr bool is_writer = std::is_same_v<Writer, ts::openai_sse_writer<socket_buffer>>
+                           || std::is_same_v<Writer, ts::anthropic_sse_writer<socket_buffer>>
+                           || std::is_same_v<Writer, ts::openai_responses_writer<socket_buffer>>;
 
 struct counting_sink {
     std::size_t* events;
@@ -59,7 +68,7 @@ void stream_once(const std::string& bytes, bool text, Sink sink)
         ts::handler<Policy, Sink> h(std::move(sink));
         tb::feed_chunked(bytes, tb::network_read, [&](std::string_view piece) { (void)h.feed(piece); });
         (void)h.finalize();
-        if constexpr (std::is_same_v<Sink, writer>) {
+        if constexpr (is_writer<Sink>) {
             h.sink()(ts::choice_finished{0, {}, ts::finish_kind::tool_calls});
             h.sink().done();
         }
@@ -67,12 +76,12 @@ void stream_once(const std::string& bytes, bool text, Sink sink)
         ts::pipeline<Provider, Policy, Sink> p(std::move(sink));
         tb::feed_chunked(bytes, tb::network_read, [&](std::string_view piece) { (void)p.write(piece); });
         (void)p.finish();
-        if constexpr (std::is_same_v<Sink, writer>)
+        if constexpr (is_writer<Sink>)
             p.sink().done();
     }
 }
 
-template<class Provider, class Policy>
+template<class Writer, class Provider, class Policy>
 void run_writer(benchmark::State& state, const std::string& kind, std::size_t size, bool text)
 {
     const std::string& bytes = tb::input(kind, size);
@@ -83,7 +92,7 @@ void run_writer(benchmark::State& state, const std::string& kind, std::size_t si
         const tb::profiled_region region;
         for (auto _ : state) {
             sent = 0;
-            stream_once<Provider, Policy>(bytes, text, writer{socket_buffer{&pending, &sent}});
+            stream_once<Provider, Policy>(bytes, text, Writer{socket_buffer{&pending, &sent}});
             sent += pending.size();
             pending.clear();
         }
@@ -122,7 +131,13 @@ void register_kind(const std::string& kind, bool text)
     for (const std::size_t size : sizes) {
         const std::string suffix = kind + (scaled ? "/scale:" : "/content:") + std::to_string(size);
         benchmark::RegisterBenchmark(("openai_writer/" + suffix).c_str(), [kind, size, text](benchmark::State& s) {
-            run_writer<Provider, Policy>(s, kind, size, text);
+            run_writer<ts::openai_sse_writer<socket_buffer>, Provider, Policy>(s, kind, size, text);
+        })->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("anthropic_writer/" + suffix).c_str(), [kind, size, text](benchmark::State& s) {
+            run_writer<ts::anthropic_sse_writer<socket_buffer>, Provider, Policy>(s, kind, size, text);
+        })->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("responses_writer/" + suffix).c_str(), [kind, size, text](benchmark::State& s) {
+            run_writer<ts::openai_responses_writer<socket_buffer>, Provider, Policy>(s, kind, size, text);
         })->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("events/" + suffix).c_str(), [kind, size, text](benchmark::State& s) {
             run_events<Provider, Policy>(s, kind, size, text);
