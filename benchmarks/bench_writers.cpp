@@ -97,7 +97,9 @@ void run_writer(benchmark::State& state, const std::string& kind, std::size_t si
             pending.clear();
         }
     }
-    if (!tb::verify(state, sent > bytes.size() / 2, "SSE out: " + std::to_string(sent) + " bytes"))
+    // Every delta was written: at least a quarter of the input (Anthropic's events carry the same
+    // deltas in less than half of OpenAI's chunk bytes).
+    if (!tb::verify(state, sent > bytes.size() / 4, "SSE out: " + std::to_string(sent) + " bytes"))
         return;
     tb::report_bytes(state, bytes.size());
     state.counters["sse_out"] = benchmark::Counter(static_cast<double>(sent) * static_cast<double>(state.iterations()),
