@@ -283,7 +283,7 @@ private:
                 c.usage = token_usage{detail::count_field(*usage, "input_tokens").value_or(0),
                                       detail::count_field(*usage, "output_tokens").value_or(0)};
             if (const auto* failure = response->if_contains("error"); failure != nullptr && !failure->is_null())
-                c.error.assign(error_message(*failure));
+                c.error.assign(detail::error_value_message(*failure));
         }
         c.finish = normalise_finish(c.finish_reason, incomplete_reason);
         emit(std::size_t{0}, std::as_const(out_.chunk()));
@@ -295,7 +295,8 @@ private:
     {
         const auto* nested = root.if_contains("error");
         auto& c = out_.begin();
-        c.error.assign(nested != nullptr && !nested->is_null() ? error_message(*nested) : object_message(root));
+        c.error.assign(nested != nullptr && !nested->is_null() ? detail::error_value_message(*nested)
+                                                              : detail::error_object_message(root));
         c.finish = finish_kind::error;
         emit(std::size_t{0}, std::as_const(c));
         return {};
@@ -315,24 +316,6 @@ private:
         c.response_id.assign(id);
         c.model.assign(model);
         emit(std::size_t{0}, std::as_const(c));
-    }
-
-    // The message of an error value: an object's message, a bare string, else a placeholder.
-    static std::string_view error_message(const boost::json::value& v)
-    {
-        if (const auto* s = v.if_string())
-            return *s;
-        if (const auto* o = v.if_object())
-            return object_message(*o);
-        return "provider error";
-    }
-
-    static std::string_view object_message(const boost::json::object& o)
-    {
-        for (const char* key : {"message", "code"})
-            if (const std::string_view text = detail::string_field(o, key); !text.empty())
-                return text;
-        return "provider error";
     }
 
     static void announce(item_state& state, const boost::json::object& item, tool_call_delta& d)

@@ -59,4 +59,24 @@ inline std::optional<std::uint64_t> count_field(const boost::json::object& obj, 
     return std::nullopt;
 }
 
+/// The message of an error object: its `message`, else its `code`, else a placeholder.
+inline std::string_view error_object_message(const boost::json::object& o)
+{
+    for (const char* key : {"message", "code"})
+        if (const std::string_view text = string_field(o, key); !text.empty())
+            return text;
+    return "provider error";
+}
+
+/// The message of an error value: an object's (error_object_message), a bare string, else a
+/// placeholder.
+inline std::string_view error_value_message(const boost::json::value& v)
+{
+    if (const auto* s = v.if_string())
+        return *s;
+    if (const auto* o = v.if_object())
+        return error_object_message(*o);
+    return "provider error";
+}
+
 } // namespace toolstream::detail
