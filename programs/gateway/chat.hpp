@@ -1,14 +1,16 @@
-// POST /v1/chat/completions: the request in the upstream's dialect, the upstream's stream through
-// a toolstream runtime_pipeline, and out as OpenAI SSE (stream: true) or one chat.completion.
+// The chat core of every route (/v1/chat/completions, /v1/messages, /v1/responses): the request,
+// already a Chat Completions one, in the upstream's dialect; the upstream's stream through a
+// toolstream runtime_pipeline; and out in the client's dialect, streamed or as one object.
 // While the upstream is awaited, the client's socket is watched: a client that leaves cancels
 // the upstream request at once and frees its --max-streams slot.
 #pragma once
 
 #include "chat_sinks.hpp"
+#include "client_requests.hpp"
 #include "exchange.hpp"
 #include "redaction.hpp"
-#include "request_translation.hpp"
 #include "upstream_answer.hpp"
+#include "upstream_request.hpp"
 
 #include <toolstream/runtime_pipeline.hpp>
 #include <toolstream/tools/raw_parameters.hpp>
@@ -49,8 +51,8 @@ inline std::shared_ptr<const toolstream::tool_schemas> schemas_of(const chat_req
     return std::make_shared<const toolstream::tool_schemas>(tools->get_array());
 }
 
-template<class Sink>
-std::unique_ptr<toolstream::runtime_pipeline<Sink>> make_pipeline(const options& o, const chat_request& chat, Sink sink)
+inline std::unique_ptr<toolstream::runtime_pipeline<chat_sink>> make_pipeline(const options& o, const chat_request& chat,
+                                                                               chat_sink sink)
 {
     toolstream::pipeline_options po;
     po.segment_id_prefix = random_id_prefix();
@@ -59,7 +61,7 @@ std::unique_ptr<toolstream::runtime_pipeline<Sink>> make_pipeline(const options&
     po.keep_invocations = false;   // the sink relays each call; nothing reads them afterwards
     po.sse.max_event_size = std::min(po.sse.max_event_size, o.max_response_bytes);
     po.ndjson.max_line_size = std::min(po.ndjson.max_line_size, o.max_response_bytes);
-    auto made = toolstream::runtime_pipeline<Sink>::create(o.provider, o.parser, std::move(sink), std::move(po),
+    auto made = toolstream::runtime_pipeline<chat_sink>::create(o.provider, o.parser, std::move(sink), std::move(po),
                                                            o.reasoning_parser, schemas_of(chat), o.thinking_open);
     return made ? std::move(*made) : nullptr;   // names were checked at start-up
 }
@@ -117,20 +119,16 @@ inline std::string failure_message(failure f, const upstream_call& up)
 }
 
 /// stream: true. The header goes out once the upstream answered a stream; then one piece per
-/// upstream read that produced output. A failure after that is an error event after the
-/// deltas already sent (the OpenAI SDKs raise it); nothing follows it.
+/// upstream read that produced output. A failure after that is the dialect's error event after
+/// the deltas already sent (the SDKs raise it); nothing follows it.
 inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_source& body, const chat_request& chat,
-                                          const redactor& secrets)
+                                          const client_context& client, const redactor& secrets)
 {
-    const bool include_usage = chat.include_usage;
+    // Only a Chat client asks for the usage chunk; the upstream is asked for usage anyway.
+    const bool include_usage = client.api == dialect::openai_chat && chat.include_usage;
     std::string out;
-    toolstream::openai_sse_options writer_options;
-    writer_options.include_usage = include_usage;   // the upstream is asked for usage anyway, for the metrics
-    auto pipeline = make_pipeline(
-        x.opts(), chat,
-        stream_sink{{client_stream_sink{toolstream::openai_sse_writer<append_to>(append_to{&out}, std::move(writer_options))},
-                     viewer_tap_for(x)},
-                    &secrets});
+    client_sink to_client{stream_writer_for(client, &out, chat), ends_cut_calls(client)};
+    auto pipeline = make_pipeline(x.opts(), chat, chat_sink{{std::move(to_client), viewer_tap_for(x)}, &secrets});
     viewer_ending ending(*pipeline, x);
     http::response<http::empty_body> head{http::status::ok, 11};
     head.set(http::field::server, "toolstream-gateway");
@@ -182,7 +180,7 @@ inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_
     x.record.error = f;
     if (f != failure::none)
         x.record.error_code = std::string(code_of(f));
-    sink.inner.done();
+    end_stream(sink.inner);
     if (!co_await send_piece(x, out)) {
         client_write_failed(x);
         co_return false;
@@ -195,14 +193,13 @@ inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_
     co_return false;
 }
 
-/// stream: false. The same stream, built into one chat.completion object. Nothing has been sent
-/// when the upstream fails, so a failure is an HTTP error (docs/gateway.md lists them).
+/// stream: false. The same stream, built into one object of the client's dialect. Nothing has been
+/// sent when the upstream fails, so a failure is an HTTP error (docs/gateway.md lists them).
 inline asio::awaitable<bool> whole_answer(exchange& x, upstream_call& up, body_source& body, const chat_request& chat,
-                                         const redactor& secrets)
+                                         const client_context& client, const redactor& secrets)
 {
-    auto pipeline = make_pipeline(
-        x.opts(), chat,
-        completion_sink{{client_completion_sink{toolstream::openai_completion_builder{}}, viewer_tap_for(x)}, &secrets});
+    client_sink to_client{builder_for(client), ends_cut_calls(client)};
+    auto pipeline = make_pipeline(x.opts(), chat, chat_sink{{std::move(to_client), viewer_tap_for(x)}, &secrets});
     viewer_ending ending(*pipeline, x);
     failure f = failure::none;
     std::string_view piece;
@@ -231,12 +228,12 @@ inline asio::awaitable<bool> whole_answer(exchange& x, upstream_call& up, body_s
         pipeline->sink().inner.second()(toolstream::provider_failed{describe(failure::truncated)});
         co_return co_await send_failure(x, failure::truncated, describe(failure::truncated), "no finish reason before the end");
     }
-    if (sink.inner.failed()) {
+    const auto answer = whole_of(sink.inner);
+    if (answer.failed) {
         x.record.error = failure::upstream_error;
-        co_return co_await send_error(x, http::status::bad_gateway, "upstream_error", sink.inner.error_message(),
-                                      sink.inner.error_message());
+        co_return co_await send_error(x, http::status::bad_gateway, "upstream_error", answer.error, answer.error);
     }
-    co_return co_await send_reply(x, json_reply(http::status::ok, boost::json::serialize(sink.inner.completion()), x.keep_alive));
+    co_return co_await send_reply(x, json_reply(http::status::ok, answer.body, x.keep_alive));
 }
 
 /// Whether the peer has closed its side (Linux: the socket is in CLOSE_WAIT), even with
@@ -276,10 +273,12 @@ inline asio::awaitable<void> watch_client(beast::tcp_stream& client, upstream_ca
 inline asio::awaitable<bool> serve_chat(exchange& x, const http::request<http::string_body>& req)
 {
     const auto& o = x.opts();
-    auto parsed = read_chat_request(req.body());
+    client_request client_side;
+    auto parsed = read_client_request(x.api, req.body(), client_side);
     if (const auto* bad = std::get_if<request_error>(&parsed))
         co_return co_await send_error(x, http::status::bad_request, bad->code, bad->message);
     const auto& chat = std::get<chat_request>(parsed);
+    const client_context client{x.api, &client_side.tools};
     auto upstream_request = upstream_body(chat, o.provider);
     if (const auto* bad = std::get_if<request_error>(&upstream_request))
         co_return co_await send_error(x, http::status::bad_request, bad->code, bad->message);
@@ -294,10 +293,14 @@ inline asio::awaitable<bool> serve_chat(exchange& x, const http::request<http::s
     upstream_call up(co_await asio::this_coro::executor, o, x.state.memory, x.state.calls);
     x.deadline = up.deadline();
     // The upstream's key: the gateway's own, else the client's unless the client authenticated
-    // to the gateway with it (that key is never passed on).
-    const std::string authorization = !o.upstream_key.empty() ? "Bearer " + o.upstream_key
-                                      : o.api_key.empty()     ? std::string(req[http::field::authorization])
-                                                              : std::string();
+    // to the gateway with it (that key is never passed on). An Anthropic client's `x-api-key`
+    // goes on as a bearer token, the only form the upstream dialects take.
+    const std::string_view client_key = req["x-api-key"];
+    const std::string authorization = !o.upstream_key.empty()                 ? "Bearer " + o.upstream_key
+                                      : !o.api_key.empty()                    ? std::string()
+                                      : !req[http::field::authorization].empty() ? std::string(req[http::field::authorization])
+                                      : !client_key.empty()                   ? "Bearer " + std::string(client_key)
+                                                                              : std::string();
     redactor secrets;
     secrets.add(authorization);
     using namespace asio::experimental::awaitable_operators;
@@ -315,7 +318,7 @@ inline asio::awaitable<bool> serve_chat(exchange& x, const http::request<http::s
             if (up.status() != 200) {
                 text = secrets(text);
                 const auto r = refusal_of(up.status(), text);
-                auto res = error_reply(r.status, r.code, r.message, x.keep_alive);
+                auto res = error_reply(r.status, r.code, r.message, x.keep_alive, x.api);
                 if (const auto retry = up.retry_after(); !retry.empty() && r.status == static_cast<http::status>(up.status()))
                     res.set(http::field::retry_after, retry);
                 x.record.error = failure::upstream_status;
@@ -323,7 +326,9 @@ inline asio::awaitable<bool> serve_chat(exchange& x, const http::request<http::s
                 x.record.cause = "upstream body: " + clip(text, 2048);
                 co_return co_await send_reply(x, std::move(res));
             }
-            auto translated = o.provider == "ollama" ? text + "\n" : completion_as_sse(text);
+            // One answer as the stream it stands for: an NDJSON line, or an SSE completion.
+            auto translated = upstream_provider_named(o.provider)->api == upstream_api::ollama_chat ? text + "\n"
+                                                                                                   : completion_as_sse(text);
             if (translated.empty() || !upstream_message(text).empty())
                 co_return co_await send_failure(x, failure::bad_answer,
                                                 "the upstream answered a JSON object that is not a chat completion",
@@ -336,8 +341,8 @@ inline asio::awaitable<bool> serve_chat(exchange& x, const http::request<http::s
                                             "content type " + std::string(up.content_type()));
         }
         if (chat.stream)
-            co_return co_await stream_answer(x, up, body, chat, secrets);
-        co_return co_await whole_answer(x, up, body, chat, secrets);
+            co_return co_await stream_answer(x, up, body, chat, client, secrets);
+        co_return co_await whole_answer(x, up, body, chat, client, secrets);
     };
     auto outcome = co_await (answer() || watch_client(x.client, up));
     if (outcome.index() == 1) {   // the client left before its answer was complete

@@ -3,12 +3,11 @@
 // messages redacted for both.
 #pragma once
 
+#include "client_writers.hpp"
 #include "exchange.hpp"
 #include "gateway_viewer.hpp"   // programs/viewer: --viewer
 #include "redaction.hpp"
 
-#include <toolstream/writers/openai_completion.hpp>
-#include <toolstream/writers/openai_sse.hpp>
 #include <toolstream/writers/sinks.hpp>
 
 #include <concepts>
@@ -18,20 +17,18 @@
 
 namespace gateway {
 
-/// The SSE writer's output: the bytes of the next piece of the body.
-struct append_to {
-    std::string* out;
-    void operator()(std::string_view bytes) const { out->append(bytes); }
-};
-
 /// A writer between the pipeline and the client that turns a choice ended without the
 /// provider's finish (the upstream stopped early) into an `upstream_truncated` error, never a
 /// `length` finish, and a choice with a broken tool call (`invalid_arguments`, `incomplete`) into
-/// an error after the call, never a clean finish. It notes whether the stream had anything of its
-/// dialect at all, and keeps the first error the client is told for the log.
+/// an error after the call, never a clean finish. A call cut by a `length` finish is left to
+/// writers whose dialect has an honest shape for it (`writer_ends_cut_calls`: Anthropic's
+/// `max_tokens` with the call's block unstopped, Responses' `incomplete`). It notes whether the
+/// stream had anything of its dialect at all, and keeps the first error the client is told for
+/// the log.
 template<class Inner>
 struct guarded_sink {
     Inner inner;
+    bool writer_ends_cut_calls = false;
     bool saw_event = false;
     bool failed = false;
     bool truncated = false;
@@ -69,7 +66,8 @@ struct guarded_sink {
             inner(toolstream::provider_failed{describe(failure::truncated)});
             return;
         }
-        if (!broken_call.empty() && !failed) {   // the client could not run that call
+        const bool cut_by_length = c.kind == toolstream::finish_kind::length && writer_ends_cut_calls;
+        if (!broken_call.empty() && !failed && !cut_by_length) {   // the client could not run that call
             note_failure(broken_call);
             inner(toolstream::provider_failed{broken_call});
             return;
@@ -87,11 +85,9 @@ private:
 };
 
 // The client's copy (first) and the --viewer's (second, which does nothing without a viewer),
-// the upstream's error messages redacted for both.
-using client_stream_sink = guarded_sink<toolstream::openai_sse_writer<append_to>>;
-using client_completion_sink = guarded_sink<toolstream::openai_completion_builder>;
-using stream_sink = redacting_sink<toolstream::tee_sink<client_stream_sink, toolstream_viewer::viewer_tap>>;
-using completion_sink = redacting_sink<toolstream::tee_sink<client_completion_sink, toolstream_viewer::viewer_tap>>;
+// the upstream's error messages redacted for both. One type for every dialect and mode.
+using client_sink = guarded_sink<client_writer>;
+using chat_sink = redacting_sink<toolstream::tee_sink<client_sink, toolstream_viewer::viewer_tap>>;
 
 /// The chat's tap into the --viewer feed, its stream named in the access log.
 inline toolstream_viewer::viewer_tap viewer_tap_for(exchange& x)

@@ -65,6 +65,7 @@ struct exchange {
     bool keep_alive = true;
     unsigned version = 11;       // the client's HTTP version: 10 gets no chunked encoding
     std::string cors_origin;     // set when an allowed cross-origin browser request
+    dialect api = dialect::openai_chat;   // the route's: the shape of every answer and error
     // A chat's --max-duration, which bounds its writes to the client too.
     std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 
@@ -96,14 +97,14 @@ inline asio::awaitable<bool> send_reply(exchange& x, string_response res)
     co_return !ec && res.keep_alive();
 }
 
-/// An OpenAI-shaped error reply; the code and cause go to the access log.
+/// An error reply in the client's dialect; the code and cause go to the access log.
 inline asio::awaitable<bool> send_error(exchange& x, http::status status, std::string_view code, std::string_view message,
                                         std::string_view cause = {})
 {
     x.record.error_code = std::string(code);
     if (!cause.empty())
         x.record.cause = std::string(cause);
-    co_return co_await send_reply(x, error_reply(status, code, message, x.keep_alive));
+    co_return co_await send_reply(x, error_reply(status, code, message, x.keep_alive, x.api));
 }
 
 /// A chat's failure as an HTTP error (nothing was sent yet).

@@ -1,11 +1,13 @@
-// toolstream-gateway: an OpenAI-compatible endpoint in front of a local model server.
+// toolstream-gateway: OpenAI Chat, Anthropic Messages and OpenAI Responses endpoints in front of
+// a local model server.
 //
 //   toolstream-gateway --listen 127.0.0.1:8080 --upstream http://127.0.0.1:11434/api/chat
 //                      --provider ollama [--parser hermes] [--reasoning-parser qwen3] [--model NAME]...
 //
-// POST /v1/chat/completions is forwarded in the upstream's dialect (always streaming), and the
-// upstream's stream goes through a toolstream runtime_pipeline to OpenAI Chat Completions SSE,
-// or to one chat.completion object for `stream: false`. GET /v1/models lists the --model names;
+// POST /v1/chat/completions, /v1/messages and /v1/responses are forwarded in the upstream's
+// dialect (always streaming), and the upstream's stream goes through a toolstream
+// runtime_pipeline to the client's dialect: its SSE events, or one object for `stream: false`
+// (programs/gateway/{openai_chat,anthropic,responses}/). GET /v1/models lists the --model names;
 // GET /healthz and GET /metrics are for the operator. --viewer HOST:PORT serves the live viewer
 // page (programs/viewer) with every chat's events. docs/gateway.md has the flags and limits.
 // Exit: 0 after SIGINT/SIGTERM (chats in flight get --drain-timeout to finish) or --exit-after,

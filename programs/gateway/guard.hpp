@@ -1,6 +1,7 @@
 // Safe by default: who may talk to the gateway. A Host that names something other than the
 // listen address or localhost is DNS rebinding; a browser page from another origin needs
-// --allow-origin; with --api-key-env, a client needs the key (compared in constant time).
+// --allow-origin; with --api-key-env, a client needs the key (compared in constant time), as a
+// bearer token or in `x-api-key`.
 #pragma once
 
 #include "../common/http_guard.hpp"
@@ -37,19 +38,24 @@ inline bool origin_allowed(const options& o, std::string_view origin, std::strin
                        [&](const std::string& a) { return a == "*" || a == origin; });
 }
 
-/// Whether an Authorization header carries the --api-key-env key (always, without one).
-inline bool authorized(const options& o, std::string_view authorization)
+/// Whether the request carries the --api-key-env key (always, without one): as
+/// `Authorization: Bearer <key>` (OpenAI clients) or `x-api-key: <key>` (Anthropic clients). Both
+/// are compared in constant time, whichever is present.
+inline bool authorized(const options& o, std::string_view authorization, std::string_view x_api_key)
 {
     if (o.api_key.empty())
         return true;
     constexpr std::string_view bearer = "Bearer ";
-    if (authorization.size() < bearer.size())
-        return false;
-    std::string scheme(authorization.substr(0, bearer.size()));
-    for (auto& c : scheme)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const bool key_ok = same_secret(authorization.substr(bearer.size()), o.api_key);   // always compared
-    return key_ok && scheme == "bearer ";
+    bool bearer_ok = false;
+    if (authorization.size() >= bearer.size()) {
+        std::string scheme(authorization.substr(0, bearer.size()));
+        for (auto& c : scheme)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        const bool key_ok = same_secret(authorization.substr(bearer.size()), o.api_key);   // always compared
+        bearer_ok = key_ok && scheme == "bearer ";
+    }
+    const bool header_ok = !x_api_key.empty() && same_secret(x_api_key, o.api_key);
+    return bearer_ok || header_ok;
 }
 
 } // namespace gateway

@@ -50,8 +50,23 @@ private:
     std::atomic<std::uint64_t> total_{0}, micros_{0};
 };
 
+/// The routes the metrics count requests of; `other` is every path without a route.
+inline constexpr std::array<std::string_view, 8> route_names{
+    "/v1/chat/completions", "/v1/messages", "/v1/messages/count_tokens", "/v1/responses", "/v1/models",
+    "/healthz", "/metrics", "other"};
+
+/// The index of `path` in route_names.
+inline std::size_t route_index(std::string_view path)
+{
+    for (std::size_t i = 0; i + 1 < route_names.size(); ++i)
+        if (route_names[i] == path)
+            return i;
+    return route_names.size() - 1;
+}
+
 struct metrics {
     std::array<std::atomic<std::uint64_t>, 600> requests_by_status{};
+    std::array<std::atomic<std::uint64_t>, route_names.size()> requests_by_route{};
     std::array<std::atomic<std::uint64_t>, failure_kinds> upstream_errors{};
     std::atomic<std::uint64_t> bytes_in{0}, bytes_out{0};
     std::atomic<std::uint64_t> connections_refused{0};
@@ -66,6 +81,11 @@ struct metrics {
         for (std::size_t s = 100; s < requests_by_status.size(); ++s)
             if (const auto n = requests_by_status[s].load(); n != 0)
                 out += "toolstream_gateway_requests_total{status=\"" + std::to_string(s) + "\"} " + std::to_string(n) + "\n";
+        out += "# HELP toolstream_gateway_route_requests_total Requests answered, by route.\n"
+               "# TYPE toolstream_gateway_route_requests_total counter\n";
+        for (std::size_t r = 0; r < route_names.size(); ++r)
+            out += "toolstream_gateway_route_requests_total{route=\"" + std::string(route_names[r]) + "\"} " +
+                   std::to_string(requests_by_route[r].load()) + "\n";
         out += "# HELP toolstream_gateway_streams_in_flight Chats being served.\n"
                "# TYPE toolstream_gateway_streams_in_flight gauge\ntoolstream_gateway_streams_in_flight " +
                std::to_string(streams_in_flight) + "\n";
@@ -144,6 +164,9 @@ inline void finish_record(const request_record& r, metrics& m)
     const auto micros = [](auto d) { return std::chrono::duration_cast<std::chrono::microseconds>(d).count(); };
     if (r.status > 0 && r.status < m.requests_by_status.size())
         m.requests_by_status[r.status].fetch_add(1);
+    const std::size_t route = route_index(r.path);
+    if (!r.method.empty())
+        m.requests_by_route[route].fetch_add(1);
     if (r.error != failure::none)
         m.upstream_errors[static_cast<std::size_t>(r.error)].fetch_add(1);
     m.bytes_in.fetch_add(r.bytes_in);
@@ -155,6 +178,7 @@ inline void finish_record(const request_record& r, metrics& m)
     boost::json::object o{{"time", utc_now()},
                           {"method", r.method},
                           {"path", r.path},
+                          {"route", route_names[route]},
                           {"status", r.status},
                           {"bytes_in", r.bytes_in},
                           {"bytes_out", r.bytes_out},

@@ -6,6 +6,7 @@
 #include <toolstream/registry.hpp>
 
 #include "../common/names.hpp"
+#include "upstream_apis.hpp"
 
 #include <boost/asio/ip/address.hpp>
 
@@ -65,16 +66,7 @@ struct options {
     bool help = false;
 };
 
-/// The registered providers whose request dialect the gateway speaks (request_translation.hpp).
-inline constexpr std::array<std::string_view, 3> gateway_providers{"openai_chat", "ollama", "mistral"};
-static_assert(std::ranges::all_of(gateway_providers, [](std::string_view p) {
-    return toolstream::detail::index_of(toolstream::provider_names, p) < toolstream::provider_names.size();
-}));
-
-inline bool translatable_provider(std::string_view p)
-{
-    return std::ranges::find(gateway_providers, p) != gateway_providers.end();
-}
+inline bool translatable_provider(std::string_view p) { return upstream_provider_named(p).has_value(); }
 
 template<class T>
 bool parse_number(std::string_view text, T& out)
@@ -236,7 +228,7 @@ inline const std::vector<flag_spec>& flag_table()
         {"--threads", "N", "threads serving clients (1; 1..64)", [](options& o, std::string_view v) { return read_count(v, o.threads, 1, 64); }},
         {"--allow-origin", "ORIGIN", "a browser origin allowed to call (CORS; repeatable; * for any)", [](options& o, std::string_view v) { o.allow_origins.emplace_back(v); return std::string(); }},
         {"--allow-host", "HOST", "a Host value accepted besides the listen address and localhost (repeatable; * for any)", [](options& o, std::string_view v) { o.allow_hosts.emplace_back(v); return std::string(); }},
-        {"--api-key-env", "NAME", "clients must send Authorization: Bearer $NAME", [](options& o, std::string_view v) { return detail::read_env(v, o.api_key); }},
+        {"--api-key-env", "NAME", "clients must send $NAME as Authorization: Bearer or x-api-key", [](options& o, std::string_view v) { return detail::read_env(v, o.api_key); }},
         {"--upstream-key-env", "NAME", "send Authorization: Bearer $NAME upstream (else none is sent)", [](options& o, std::string_view v) { return detail::read_env(v, o.upstream_key); }},
         {"--viewer", "HOST:PORT", "serve the live viewer of every stream there (off; loopback only; port 0: any free one)", [](options& o, std::string_view v) {
              boost::asio::ip::address ip;
@@ -260,8 +252,10 @@ inline std::string usage_text()
     std::string out =
         "usage: toolstream-gateway --upstream http://HOST[:PORT]/PATH --provider " + toolstream_programs::joined(gateway_providers, "|")
         + " [options]\n"
-        "Serves POST /v1/chat/completions (stream true or false), GET /v1/models, GET /healthz and\n"
-        "GET /metrics. The address is printed on stdout as `listening on HOST:PORT`. See docs/gateway.md.\n";
+        "Serves POST /v1/chat/completions (OpenAI Chat), /v1/messages (Anthropic Messages; and\n"
+        "/v1/messages/count_tokens) and /v1/responses (OpenAI Responses), each with stream true or false;\n"
+        "GET /v1/models, GET /healthz and GET /metrics. The address is printed on stdout as\n"
+        "`listening on HOST:PORT`. See docs/gateway.md.\n";
     for (const auto& f : flag_table()) {
         std::string left = "  " + std::string(f.name) + (f.value.empty() ? "" : " " + std::string(f.value));
         left.resize(std::max<std::size_t>(left.size() + 1, 30), ' ');

@@ -39,6 +39,20 @@ inline asio::awaitable<void> close_gracefully(beast::tcp_stream& client)
     client.close();
 }
 
+/// POST /v1/messages/count_tokens: an estimate (anthropic::estimate_input_tokens says how), as
+/// the gateway has no tokenizer of the upstream's model.
+inline asio::awaitable<bool> send_token_count(exchange& x, std::string_view body)
+{
+    auto parsed = parse_request_json(body);
+    if (const auto* bad = std::get_if<request_error>(&parsed))
+        co_return co_await send_error(x, http::status::bad_request, bad->code, bad->message);
+    const auto& request = std::get<boost::json::object>(parsed);
+    if (auto checked = anthropic::to_chat_body(request); const auto* bad = std::get_if<request_error>(&checked))
+        co_return co_await send_error(x, http::status::bad_request, bad->code, bad->message);
+    const boost::json::object count{{"input_tokens", anthropic::estimate_input_tokens(request)}};
+    co_return co_await send_reply(x, json_reply(http::status::ok, boost::json::serialize(count), x.keep_alive));
+}
+
 /// Checks who is asking, then routes; returns whether the connection may serve another.
 inline asio::awaitable<bool> route(exchange& x, const http::request<http::string_body>& req)
 {
@@ -79,27 +93,33 @@ inline asio::awaitable<bool> route(exchange& x, const http::request<http::string
         }
         co_return co_await send_reply(x, std::move(res));
     }
-    if (!authorized(o, req[http::field::authorization])) {
+    if (!authorized(o, req[http::field::authorization], req["x-api-key"])) {
         auto res = error_reply(http::status::unauthorized, "invalid_api_key",
-                               "this gateway needs Authorization: Bearer <key> (--api-key-env)", x.keep_alive);
+                               "this gateway needs Authorization: Bearer <key> or x-api-key: <key> (--api-key-env)",
+                               x.keep_alive, x.api);
         res.set(http::field::www_authenticate, "Bearer");
         x.record.error_code = "invalid_api_key";
         co_return co_await send_reply(x, std::move(res));
     }
     const auto method_not_allowed = [&](std::string_view allowed) {
         auto res = error_reply(http::status::method_not_allowed, "method_not_allowed",
-                               std::string(req.method_string()) + " is not allowed on " + std::string(path), x.keep_alive);
+                               std::string(req.method_string()) + " is not allowed on " + std::string(path), x.keep_alive,
+                               x.api);
         res.set(http::field::allow, allowed);
         x.record.error_code = "method_not_allowed";
         return res;
     };
-    if (path == "/v1/chat/completions") {
+    const bool posted_json = req.method() == http::verb::post && media_type(req[http::field::content_type]) == "application/json";
+    if (path == "/v1/chat/completions" || path == "/v1/messages" || path == "/v1/responses" ||
+        path == "/v1/messages/count_tokens") {
         if (req.method() != http::verb::post)
             co_return co_await send_reply(x, method_not_allowed("POST"));
-        if (media_type(req[http::field::content_type]) != "application/json")
+        if (!posted_json)
             co_return co_await send_error(x, http::status::unsupported_media_type, "unsupported_media_type",
                                           "Content-Type must be application/json, not '" +
                                               std::string(req[http::field::content_type]) + "'");
+        if (path == "/v1/messages/count_tokens")
+            co_return co_await send_token_count(x, req.body());
         if (x.state.draining.load())
             x.keep_alive = false;
         co_return co_await serve_chat(x, req);
@@ -160,6 +180,7 @@ inline asio::awaitable<void> serve_connection(beast::tcp_stream client, shared_s
         if (parser.is_header_done()) {
             record.method = std::string(parser.get().method_string());
             record.path = std::string(parser.get().target().substr(0, parser.get().target().find('?')));
+            x.api = dialect_of_route(record.path);   // shapes every answer from here on, errors included
             x.version = parser.get().version() >= 11 ? 11 : 10;
         }
         if (ec == http::error::body_limit) {

@@ -12,6 +12,7 @@
 #include <toolstream/writers/anthropic_messages.hpp>
 #include <toolstream/writers/openai_responses.hpp>
 #include <toolstream/writers/openai_sse.hpp>
+#include <toolstream/writers/sinks.hpp>
 #include <toolstream/writers/tarko_events.hpp>
 
 #include <boost/json/serialize.hpp>
@@ -77,7 +78,7 @@ struct stdout_bytes {
     void operator()(std::string_view bytes) const { replay::standard_output().write(bytes); }
 };
 using sse_writer = ts::openai_sse_writer<stdout_bytes>;
-using api_writer = std::variant<sse_writer, ts::anthropic_sse_writer<stdout_bytes>, ts::openai_responses_writer<stdout_bytes>>;
+using api_writer = ts::variant_sink<sse_writer, ts::anthropic_sse_writer<stdout_bytes>, ts::openai_responses_writer<stdout_bytes>>;
 
 // Writes the client API stream --emit names (one sink type for the three, so the run-time
 // pipeline is compiled once); with --tool-events, OpenAI SSE also gets what a host running each
@@ -87,19 +88,14 @@ struct api_sink {
     bool tool_events = false;
 
     template<class Event>
-        requires std::invocable<sse_writer&, const Event&>   // the three take the same events
+        requires std::invocable<api_writer&, const Event&>
     void operator()(const Event& e)
     {
-        std::visit(
-            [&](auto& w) {
-                if constexpr (std::invocable<decltype(w)&, const Event&>)
-                    w(e);
-            },
-            writer);
+        writer(e);
     }
     void operator()(const ts::tool_invocation& inv)
     {
-        auto* sse = std::get_if<sse_writer>(&writer);
+        auto* sse = std::get_if<sse_writer>(&writer.get());
         if (sse == nullptr || !tool_events || !inv.is_complete())
             return;
         const boost::json::value step_data{{"current", 1}, {"total", 1}};
@@ -109,7 +105,7 @@ struct api_sink {
     }
     void done()
     {
-        std::visit([](auto& w) { w.done(); }, writer);
+        std::visit([](auto& w) { w.done(); }, writer.get());
     }
 };
 

@@ -3,6 +3,7 @@
 #include "catch_compat.hpp"
 
 #include "gateway/helpers.hpp"
+#include "support/build_kind.hpp"
 
 #include <toolstream/policies/reasoning.hpp>
 #include <toolstream/registry.hpp>
@@ -23,17 +24,7 @@ namespace {
 // The sanitizers' runtime needs descriptors of its own (UBSan's vptr check opens a pipe to probe
 // memory), so under ASan+UBSan a gateway out of descriptors reports a false "invalid vptr" and
 // aborts. The exhaustion case runs in the unsanitized builds (CI's Clang 16 suite).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool sanitized_build = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool sanitized_build = true;
-#else
-constexpr bool sanitized_build = false;
-#endif
-#else
-constexpr bool sanitized_build = false;
-#endif
+using test::sanitized_build;
 
 struct run_result {
     int status = -1;

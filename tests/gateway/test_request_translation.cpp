@@ -1,7 +1,8 @@
 // The gateway's request checks and its translation to the upstream dialects (no network).
 #include "catch_compat.hpp"
 
-#include "../../programs/gateway/request_translation.hpp"
+#include "../../programs/gateway/chat_request.hpp"
+#include "../../programs/gateway/upstream_request.hpp"
 
 #include <boost/json.hpp>
 

@@ -240,6 +240,30 @@ TEST_CASE("openai responses: calls held for their name, queued behind another, o
     CHECK(read.error().find("'seg_1') is broken: it has no name") != std::string::npos);
 }
 
+TEST_CASE("openai responses: a call whose metadata names a namespace carries it, added and done", "[openai-responses]")
+{
+    const boost::json::object in_namespace{{"tool_name", "spawn"}, {"namespace", "multi_agent_v1"}};
+    writer w{responses_output{}, fixed()};
+    openai_response_builder builder{fixed()};
+    const auto both = [&](const auto& e) {
+        w(e);
+        builder(e);
+    };
+    both(event(seg::SEGMENT_START, "c", segment_type::tool_call, &in_namespace));
+    both(argument_fragment{"c", segment_type::tool_call, R"({"task":"x"})", 0});
+    both(event(seg::SEGMENT_END, "c", segment_type::tool_call, &in_namespace));
+    both(choice_finished{0, {}, finish_kind::tool_calls});
+    w.done();
+    const auto read = test::read_responses_sse(w.output().bytes);
+    REQUIRE(read.violations.empty());
+    REQUIRE(read.items.size() == 1);
+    CHECK(read.items[0].done.at("namespace") == "multi_agent_v1");
+    CHECK(read.items[0].done.at("name") == "spawn");
+    CHECK(w.output().bytes.find(R"("name":"spawn","namespace":"multi_agent_v1","arguments":"")") != std::string::npos);
+    const auto response = builder.response();
+    CHECK(response.at("output").as_array().at(0).at("namespace") == "multi_agent_v1");
+}
+
 TEST_CASE("openai responses: a character split between deltas, and bytes that are not UTF-8", "[openai-responses]")
 {
     const boost::json::object named{{"tool_name", "f"}};

@@ -8,6 +8,7 @@
 #include <toolstream/segment_event.hpp>
 #include <toolstream/types.hpp>
 #include <toolstream/writers/detail/openai_response_items.hpp>
+#include <toolstream/writers/detail/openai_response_json.hpp>
 #include <toolstream/writers/openai_responses.hpp>
 
 #include <boost/json/object.hpp>

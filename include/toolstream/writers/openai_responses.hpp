@@ -10,6 +10,7 @@
 #include <toolstream/types.hpp>
 #include <toolstream/writers/byte_output.hpp>
 #include <toolstream/writers/detail/openai_response_items.hpp>
+#include <toolstream/writers/detail/openai_response_json.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Ready-made event sinks: record, call back, discard, or fan out to two sinks.
+// Ready-made event sinks: record, call back, discard, fan out to two sinks, or pick one at run time.
 #pragma once
 
 #include <toolstream/concepts.hpp>
@@ -7,6 +7,7 @@
 
 #include <concepts>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace toolstream {
@@ -77,6 +78,40 @@ private:
     Second second_;
 };
 
+/// One of several sinks, chosen at run time (a program's output format picked by a flag): every
+/// kind of event that one of them takes is sent to the one held, if it takes that kind. One
+/// pipeline type serves them all, so the pipeline is compiled once rather than once per sink.
+template<event_sink... Sinks>
+class variant_sink {
+    static_assert((detail::sink_signatures_checked<Sinks>() && ...));
+
+public:
+    template<class... Args>
+        requires std::constructible_from<std::variant<Sinks...>, Args...>
+    explicit variant_sink(Args&&... args) : sink_(std::forward<Args>(args)...)
+    {
+    }
+
+    template<class Event>
+        requires(std::invocable<Sinks&, const Event&> || ...)
+    void operator()(const Event& e)
+    {
+        std::visit(
+            [&e](auto& held) {
+                if constexpr (std::invocable<decltype(held)&, const Event&>)
+                    held(e);
+            },
+            sink_);
+    }
+
+    std::variant<Sinks...>& get() noexcept { return sink_; }
+    const std::variant<Sinks...>& get() const noexcept { return sink_; }
+
+private:
+    std::variant<Sinks...> sink_;
+};
+
 static_assert(event_sink<recording_sink> && event_sink<null_sink>);
+static_assert(event_sink<variant_sink<recording_sink, null_sink>>);
 
 } // namespace toolstream

@@ -1,6 +1,6 @@
 // What the streaming and the non-streaming OpenAI Responses writers share: the output items a
-// response is made of (collected from the core's events), how the response ends (its status),
-// and the JSON of items, usage and the response object.
+// response is made of (collected from the core's events) and how the response ends (its status).
+// Their JSON is openai_response_json.hpp's.
 #pragma once
 
 #include <toolstream/detail/compact_json.hpp>
@@ -22,6 +22,15 @@ namespace toolstream::detail {
 
 enum class response_item_type : unsigned char { message, reasoning, function_call, custom_tool_call };
 
+/// The metadata `namespace` of a call's segment (set for a Responses namespace tool), or empty.
+inline std::string_view tool_namespace_of(const segment_event& e)
+{
+    if (e.metadata != nullptr)
+        if (const auto* ns = e.metadata->if_contains("namespace"); ns != nullptr && ns->is_string())
+            return ns->get_string();
+    return {};
+}
+
 /// One output item. `content` is its text, reasoning, arguments or custom input as written:
 /// valid UTF-8 (a byte that is not becomes U+FFFD) and the one copy the writers keep of it,
 /// since both the item's `.done` event and the final response repeat it whole.
@@ -30,6 +39,7 @@ struct response_item {
     std::string id;        // msg_, rs_, fc_ or ctc_, the response's key and the item's position
     std::string call_id;   // a call's: its segment id
     std::string name;      // a call's tool name; empty until known
+    std::string tool_namespace;   // a call's metadata `namespace` (a Responses namespace tool's), if any
     std::string content;
     utf8_carry carry;      // a character split between two deltas, held until whole
     segment_status call_status = segment_status::complete;
@@ -93,6 +103,7 @@ public:
                                              : response_item_type::function_call);
             item.call_id.assign(e.segment_id);
             item.name.assign(tool_name_of(e));
+            item.tool_namespace.assign(tool_namespace_of(e));
             return &item;
         }
         if (e.type != segment_event_type::SEGMENT_END)
@@ -102,6 +113,8 @@ public:
             return nullptr;
         if (item->name.empty())
             item->name.assign(tool_name_of(e));
+        if (item->tool_namespace.empty())
+            item->tool_namespace.assign(tool_namespace_of(e));
         // A complete call without arguments takes none: `{}`, the JSON clients parse (as the
         // core's invocation reads it), not an empty string they cannot.
         if (e.status == segment_status::complete && item->type == response_item_type::function_call
@@ -262,116 +275,6 @@ inline std::string held_call_failure(const response_item& item)
 {
     return "the model's tool call '" + item.call_id + "' has no name after " + std::to_string(item.content.size())
            + " bytes of arguments (max_held_call_bytes): a Responses call cannot be written before its name";
-}
-
-/// Appends `text` (valid UTF-8) JSON-escaped, in slices cut between characters, calling
-/// `spill()` after each: the streaming writer hands its buffer to the output there, so that a
-/// 16 MiB text is written in pieces and never copied whole into the buffer.
-template<class Spill>
-void append_escaped_sliced(std::string& out, std::string_view text, Spill&& spill)
-{
-    constexpr std::size_t slice = 4096;
-    while (text.size() > slice) {
-        std::size_t cut = slice;
-        while (cut > 1 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
-            --cut;   // not inside a character
-        append_json_escaped(out, text.substr(0, cut));
-        text.remove_prefix(cut);
-        spill();
-    }
-    append_json_escaped(out, text);
-    spill();
-}
-
-/// `{"input_tokens":…,"output_tokens":…,"total_tokens":…}`, or `null` when none was reported.
-inline void append_response_usage(std::string& out, const std::optional<token_usage>& usage)
-{
-    if (!usage) {
-        out += "null";
-        return;
-    }
-    out += "{\"input_tokens\":";
-    append_integer(out, usage->input_tokens);
-    out += ",\"output_tokens\":";
-    append_integer(out, usage->output_tokens);
-    out += ",\"total_tokens\":";
-    append_integer(out, usage->input_tokens + usage->output_tokens);
-    out += '}';
-}
-
-/// An item as `response.output_item.done` and the response's `output` carry it.
-template<class Spill>
-void append_response_item(std::string& out, const response_item& item, Spill&& spill)
-{
-    static constexpr std::string_view types[] = {"message", "reasoning", "function_call", "custom_tool_call"};
-    out += "{\"type\":\"";
-    out += types[static_cast<int>(item.type)];
-    out += "\",\"id\":";
-    append_json_string_valid(out, item.id);
-    if (item.is_call()) {
-        out += ",\"call_id\":";
-        append_json_string_valid(out, item.call_id);
-        out += ",\"name\":";
-        append_json_string_valid(out, item.name);
-        out += item.type == response_item_type::function_call ? ",\"arguments\":\"" : ",\"input\":\"";
-        append_escaped_sliced(out, item.content, spill);
-        out += "\",\"status\":\"";
-        out += item.status();
-        out += "\"}";
-        return;
-    }
-    out += ",\"status\":\"";
-    out += item.status();
-    out += item.type == response_item_type::message
-               ? "\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":\""
-               : "\",\"summary\":[],\"content\":[{\"type\":\"reasoning_text\",\"text\":\"";
-    append_escaped_sliced(out, item.content, spill);
-    out += item.type == response_item_type::message ? "\",\"annotations\":[],\"logprobs\":[]}]}" : "\"}]}";
-}
-
-/// The response object: `output` lists the written items of `items` (pass none while it is in
-/// progress); `error` and `incomplete_details` follow `end`.
-template<class Spill>
-void append_response_object(std::string& out, const response_identity& identity, const response_end& end,
-                            const std::vector<response_item>& items, const std::optional<token_usage>& usage,
-                            Spill&& spill)
-{
-    out += "{\"id\":";
-    append_json_string_valid(out, identity.id);
-    out += ",\"object\":\"response\",\"created_at\":";
-    append_integer(out, identity.created);
-    out += ",\"status\":\"";
-    out += end.status;
-    out += "\",\"error\":";
-    if (end.status == "failed") {
-        out += "{\"code\":\"server_error\",\"message\":";
-        append_json_string_valid(out, end.error);
-        out += '}';
-    } else {
-        out += "null";
-    }
-    out += ",\"incomplete_details\":";
-    if (end.incomplete_reason.empty()) {
-        out += "null";
-    } else {
-        out += "{\"reason\":\"";
-        out += end.incomplete_reason;
-        out += "\"}";
-    }
-    out += ",\"model\":";
-    append_json_string_valid(out, identity.model);
-    out += ",\"output\":[";
-    bool first = true;
-    for (const auto& item : items) {
-        if (!item.written())
-            continue;
-        if (!std::exchange(first, false))
-            out += ',';
-        append_response_item(out, item, spill);
-    }
-    out += "],\"usage\":";
-    append_response_usage(out, usage);
-    out += '}';
 }
 
 /// Starts `identity` with the caller's id, else the provider's, else `resp_` and 24 random hex

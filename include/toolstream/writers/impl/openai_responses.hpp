@@ -152,8 +152,7 @@ void openai_responses_writer<Output>::announce(const detail::response_item& item
         detail::append_json_string_valid(buf_, item.id);
         buf_ += ",\"call_id\":";
         detail::append_json_string_valid(buf_, item.call_id);
-        buf_ += ",\"name\":";
-        detail::append_json_string_valid(buf_, item.name);
+        detail::append_call_name(buf_, item);
         buf_ += function ? ",\"arguments\":\"\",\"status\":\"in_progress\"}" : ",\"input\":\"\"}";
         close_event();
         return;

@@ -1,0 +1,74 @@
+// A client's request, in whichever dialect its route speaks, as the Chat Completions request the
+// chat core sends upstream: read as it is on /v1/chat/completions, translated on /v1/messages and
+// /v1/responses (anthropic/request.hpp, responses/request.hpp).
+#pragma once
+
+#include "anthropic/request.hpp"
+#include "http_replies.hpp"
+#include "observe.hpp"
+#include "chat_request.hpp"
+#include "responses/request.hpp"
+#include "responses/tool_table.hpp"
+
+#include <boost/json.hpp>
+
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace gateway {
+
+/// What a translated request leaves for its answer; lives as long as the chat.
+struct client_request {
+    std::string chat_text;                   // the Chat Completions body a translated request became
+    responses::client_tool_table tools;      // a Responses client's custom and namespaced tools
+};
+
+/// Tools a client offered that the gateway cannot run (hosted or server tools) are left out of
+/// the request, never refused: the log says which.
+inline void log_dropped_tools(dialect api, const std::vector<std::string>& dropped)
+{
+    if (dropped.empty())
+        return;
+    boost::json::array names;
+    for (const auto& d : dropped)
+        names.emplace_back(d);
+    log_line({{"time", utc_now()},
+              {"event", "tools_left_out"},
+              {"route", api == dialect::anthropic_messages ? "/v1/messages" : "/v1/responses"},
+              {"tools", std::move(names)},
+              {"cause", "the upstream cannot run these tools (hosted or server tools); the request went without them"}});
+}
+
+/// The request of `api` as a Chat Completions request, or why it is refused (400). A translated
+/// request's text is kept in `kept`, which the chat_request views.
+inline std::variant<chat_request, request_error> read_client_request(dialect api, std::string_view body,
+                                                                     client_request& kept)
+{
+    if (api == dialect::openai_chat)
+        return read_chat_request(body);
+    auto parsed = parse_request_json(body);
+    if (auto* bad = std::get_if<request_error>(&parsed))
+        return std::move(*bad);
+    const auto& request = std::get<boost::json::object>(parsed);
+    if (api == dialect::anthropic_messages) {
+        auto translated = anthropic::to_chat_body(request);
+        if (auto* bad = std::get_if<request_error>(&translated))
+            return std::move(*bad);
+        auto& t = std::get<anthropic::translated_request>(translated);
+        log_dropped_tools(api, t.dropped_tools);
+        kept.chat_text = boost::json::serialize(t.body);
+    } else {
+        auto translated = responses::to_chat_body(request);
+        if (auto* bad = std::get_if<request_error>(&translated))
+            return std::move(*bad);
+        auto& t = std::get<responses::translated_request>(translated);
+        log_dropped_tools(api, t.dropped_tools);
+        kept.tools = std::move(t.tools.by_chat_name);
+        kept.chat_text = boost::json::serialize(t.body);
+    }
+    return read_chat_request(kept.chat_text);
+}
+
+} // namespace gateway
