@@ -19,6 +19,7 @@
 #include <boost/asio/experimental/awaitable_operators.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <random>
 #include <string>
@@ -154,6 +155,10 @@ inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_
         f = co_await next_piece(x, up, body, *pipeline, include_usage, piece, ended);
         if (f != failure::none || (f = feed(x, *pipeline, piece, why)) != failure::none)
             break;
+        if (std::chrono::steady_clock::now() >= x.deadline) {   // writes that never blocked did not see it
+            f = failure::deadline;
+            break;
+        }
         if (!co_await send_piece(x, out)) {
             up.cancel();   // the client left: stop the generation too
             client_write_failed(x);
@@ -185,6 +190,7 @@ inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_
         client_write_failed(x);
         co_return false;
     }
+    x.answer_sent = true;   // every event is out: a client that hangs up now had its whole answer
     if (x.version >= 11) {
         x.arm_write();
         auto [ec, n] = co_await asio::async_write(x.client, http::make_chunk_last(), use_nothrow);
@@ -345,6 +351,8 @@ inline asio::awaitable<bool> serve_chat(exchange& x, const http::request<http::s
         co_return co_await whole_answer(x, up, body, chat, client, secrets);
     };
     auto outcome = co_await (answer() || watch_client(x.client, up));
+    if (outcome.index() == 1 && x.answer_sent)   // it left after the last event, before the last chunk
+        co_return false;
     if (outcome.index() == 1) {   // the client left before its answer was complete
         if (x.record.status == 0)
             x.record.status = 499;   // as nginx logs it: the client closed the request

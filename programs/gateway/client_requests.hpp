@@ -41,6 +41,58 @@ inline void log_dropped_tools(dialect api, const std::vector<std::string>& dropp
               {"cause", "the upstream cannot run these tools (hosted or server tools); the request went without them"}});
 }
 
+/// The text of a Chat message's content: a string, or its text parts joined.
+inline std::string content_text(const boost::json::value& content)
+{
+    if (const auto* text = content.if_string())
+        return std::string(*text);
+    std::string out;
+    if (const auto* parts = content.if_array())
+        for (const auto& p : *parts)
+            if (const auto* part = p.if_object())
+                if (const auto* text = part->if_contains("text"); text != nullptr && text->is_string()) {
+                    if (!out.empty())
+                        out += "\n\n";
+                    out.append(text->get_string());
+                }
+    return out;
+}
+
+/// Every system message of a translated request, joined in order into one that leads: Claude
+/// Code puts system messages between the turns, Codex sends `instructions` and a developer
+/// message, and most chat templates take one system message, first (vLLM's refuse the request
+/// otherwise). The Chat route passes what its client wrote.
+inline void gather_system_messages(boost::json::object& body)
+{
+    auto* messages = body.if_contains("messages");
+    if (messages == nullptr || !messages->is_array())
+        return;
+    std::string system;
+    std::size_t count = 0;
+    boost::json::array others;
+    for (auto& m : messages->get_array()) {
+        const auto* role = m.is_object() ? m.get_object().if_contains("role") : nullptr;
+        if (role == nullptr || !role->is_string() || role->get_string() != "system") {
+            others.push_back(std::move(m));
+            continue;
+        }
+        ++count;
+        const auto* content = m.get_object().if_contains("content");
+        const std::string text = content != nullptr ? content_text(*content) : std::string();
+        if (!text.empty() && !system.empty())
+            system += "\n\n";
+        system += text;
+    }
+    if (count == 0)
+        return;
+    boost::json::array gathered;
+    gathered.reserve(others.size() + 1);
+    gathered.push_back(boost::json::object{{"role", "system"}, {"content", system}});
+    for (auto& m : others)
+        gathered.push_back(std::move(m));
+    *messages = std::move(gathered);
+}
+
 /// The request of `api` as a Chat Completions request, or why it is refused (400). A translated
 /// request's text is kept in `kept`, which the chat_request views.
 inline std::variant<chat_request, request_error> read_client_request(dialect api, std::string_view body,
@@ -58,6 +110,7 @@ inline std::variant<chat_request, request_error> read_client_request(dialect api
             return std::move(*bad);
         auto& t = std::get<anthropic::translated_request>(translated);
         log_dropped_tools(api, t.dropped_tools);
+        gather_system_messages(t.body);
         kept.chat_text = boost::json::serialize(t.body);
     } else {
         auto translated = responses::to_chat_body(request);
@@ -66,6 +119,7 @@ inline std::variant<chat_request, request_error> read_client_request(dialect api
         auto& t = std::get<responses::translated_request>(translated);
         log_dropped_tools(api, t.dropped_tools);
         kept.tools = std::move(t.tools.by_chat_name);
+        gather_system_messages(t.body);
         kept.chat_text = boost::json::serialize(t.body);
     }
     return read_chat_request(kept.chat_text);

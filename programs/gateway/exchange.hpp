@@ -66,6 +66,7 @@ struct exchange {
     unsigned version = 11;       // the client's HTTP version: 10 gets no chunked encoding
     std::string cors_origin;     // set when an allowed cross-origin browser request
     dialect api = dialect::openai_chat;   // the route's: the shape of every answer and error
+    bool answer_sent = false;             // a stream's every event was written (only its end chunk may follow)
     // A chat's --max-duration, which bounds its writes to the client too.
     std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 

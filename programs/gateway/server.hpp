@@ -177,12 +177,15 @@ inline asio::awaitable<void> serve_connection(beast::tcp_stream client, shared_s
         request_record record;
         record.bytes_in = parser.get().body().size();
         exchange x{client, state, record, false, 11, {}};
-        if (parser.is_header_done()) {
+        // The request line is known before the header is done (a Content-Length over --max-body
+        // is refused there): its route shapes every answer from here on, errors included.
+        if (parser.is_header_done() || !parser.get().target().empty()) {
             record.method = std::string(parser.get().method_string());
             record.path = std::string(parser.get().target().substr(0, parser.get().target().find('?')));
-            x.api = dialect_of_route(record.path);   // shapes every answer from here on, errors included
-            x.version = parser.get().version() >= 11 ? 11 : 10;
+            x.api = dialect_of_route(record.path);
         }
+        if (parser.is_header_done())
+            x.version = parser.get().version() >= 11 ? 11 : 10;
         if (ec == http::error::body_limit) {
             co_await send_error(x, http::status::payload_too_large, "body_too_large",
                                 "the request body is over --max-body (" + std::to_string(o.max_body) + " bytes)");

@@ -120,6 +120,32 @@ api_sink make_api_sink(const arguments& a)
     return api_sink{api_writer{std::in_place_index<0>, stdout_bytes{}, std::move(options)}, a.tool_events};
 }
 
+// The text and reasoning of plain model text, for --emit summary (a stream's pipeline collects
+// its own); nothing without a choice to fill.
+struct text_collector {
+    ts::choice_summary* choice = nullptr;
+
+    void operator()(const ts::segment_event& e) const
+    {
+        if (choice == nullptr || e.type != ts::segment_event_type::SEGMENT_CONTENT)
+            return;
+        if (e.segment_kind == ts::segment_type::text)
+            choice->text.append(e.delta);
+        else if (e.segment_kind == ts::segment_type::reasoning)
+            choice->reasoning.append(e.delta);
+    }
+};
+
+// Every mode's sink, one type: the run-time pipeline and the handler are each compiled once.
+using replay_sink = ts::variant_sink<api_sink, ts::tee_sink<line_printer, text_collector>>;
+
+replay_sink api_stream_sink(const arguments& a) { return replay_sink(std::in_place_index<0>, make_api_sink(a)); }
+
+replay_sink printing_sink(const arguments& a, ts::choice_summary* collected = nullptr)
+{
+    return replay_sink(std::in_place_index<1>, line_printer{a.emit}, text_collector{collected});
+}
+
 // Shows how far a large input is, on a terminal only.
 class progress {
 public:
@@ -177,11 +203,12 @@ bool read_in_chunks(const arguments& a, Write&& write)
 // Plain model text through a handler, written as --emit's API stream (the writer finishes the choice).
 int replay_text_as_sse(const arguments& a)
 {
-    ts::handler<ts::runtime_policy, api_sink> h(make_api_sink(a), {}, ts::make_policy(a.parser, a.reasoning_parser, a.schemas, a.thinking_open).value());
+    ts::handler<ts::runtime_policy, replay_sink> h(api_stream_sink(a), {},
+                                                   ts::make_policy(a.parser, a.reasoning_parser, a.schemas, a.thinking_open).value());
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
         return 1;
     (void)h.finalize();
-    h.sink().done();
+    std::get<api_sink>(h.sink().get()).done();
     return 0;
 }
 
@@ -196,7 +223,7 @@ bool not_the_providers(ts::error_code verdict, const ts::stream_summary& s)
 
 int replay_stream_as_sse(const arguments& a)
 {
-    auto made = ts::runtime_pipeline<api_sink>::create(a.provider, a.parser, make_api_sink(a), {},
+    auto made = ts::runtime_pipeline<replay_sink>::create(a.provider, a.parser, api_stream_sink(a), {},
                                                            a.reasoning_parser, a.schemas, a.thinking_open);
     if (!made) {
         std::cerr << "toolstream-replay: " << made.error().message() << "\n" << replay::usage_text();
@@ -206,7 +233,7 @@ int replay_stream_as_sse(const arguments& a)
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)p.write(piece); }))
         return 1;
     const auto verdict = p.finish();
-    p.sink().done();
+    std::get<api_sink>(p.sink().get()).done();
     return not_the_providers(verdict, p.summary()) ? 1 : 0;
 }
 
@@ -214,15 +241,8 @@ int replay_text(const arguments& a)
 {
     // Plain model text is one choice; its summary text and reasoning are what those segments carried.
     ts::choice_summary choice;
-    auto collect = [&choice](const ts::segment_event& e) {
-        if (e.type == ts::segment_event_type::SEGMENT_CONTENT && e.segment_kind == ts::segment_type::text)
-            choice.text.append(e.delta);
-        else if (e.type == ts::segment_event_type::SEGMENT_CONTENT && e.segment_kind == ts::segment_type::reasoning)
-            choice.reasoning.append(e.delta);
-    };
-    using sink = ts::tee_sink<line_printer, ts::callback_sink<decltype(collect)>>;
-    ts::handler<ts::runtime_policy, sink> h(sink{line_printer{a.emit}, ts::callback_sink{collect}}, {},
-                                            ts::make_policy(a.parser, a.reasoning_parser, a.schemas, a.thinking_open).value());
+    ts::handler<ts::runtime_policy, replay_sink> h(printing_sink(a, &choice), {},
+                                                   ts::make_policy(a.parser, a.reasoning_parser, a.schemas, a.thinking_open).value());
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
         return 1;
     (void)h.finalize();
@@ -239,7 +259,7 @@ int replay_stream(const arguments& a)
 {
     ts::pipeline_options options;
     options.collect_text = a.emit == emit_mode::summary;
-    auto made = ts::runtime_pipeline<line_printer>::create(a.provider, a.parser, line_printer{a.emit}, options,
+    auto made = ts::runtime_pipeline<replay_sink>::create(a.provider, a.parser, printing_sink(a), options,
                                                               a.reasoning_parser, a.schemas, a.thinking_open);
     if (!made) {
         std::cerr << "toolstream-replay: " << made.error().message() << "\n" << replay::usage_text();

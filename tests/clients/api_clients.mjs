@@ -11,39 +11,49 @@ import { createOpenAI } from '@ai-sdk/openai';
 const timeoutMs = 30000;
 const empty = () => ({ text: '', reasoning: '', calls: [], finish: null, error: null });
 
-/// @anthropic-ai/sdk: messages.stream(...).finalMessage(). `baseURL` ends in /v1, which the SDK adds.
-export async function anthropicStream(baseURL, model) {
+function readMessage(message, out) {
+  for (const block of message.content) {
+    if (block.type === 'text') out.text += block.text;
+    else if (block.type === 'thinking') out.reasoning += block.thinking;
+    else if (block.type === 'tool_use') out.calls.push({ id: block.id, name: block.name, input: block.input });
+  }
+  out.finish = message.stop_reason;
+  out.message = message;
+}
+
+/// @anthropic-ai/sdk: messages.stream(...).finalMessage(), or messages.create(...) when `request`
+/// says `stream: false`. `request` adds to (or replaces) the params: tools, messages.
+/// `baseURL` ends in /v1, which the SDK adds.
+export async function anthropicStream(baseURL, model, { stream = true, ...request } = {}) {
   const out = empty();
   try {
     const client = new Anthropic({ apiKey: 'test', baseURL: baseURL.replace(/\/v1$/, ''), maxRetries: 0, timeout: timeoutMs });
-    const stream = client.messages.stream({ model, max_tokens: 1024, messages: [{ role: 'user', content: 'go' }] });
-    const message = await stream.finalMessage();
-    for (const block of message.content) {
-      if (block.type === 'text') out.text += block.text;
-      else if (block.type === 'thinking') out.reasoning += block.thinking;
-      else if (block.type === 'tool_use') out.calls.push({ id: block.id, name: block.name, input: block.input });
-    }
-    out.finish = message.stop_reason;
+    const params = { model, max_tokens: 1024, messages: [{ role: 'user', content: 'go' }], ...request };
+    readMessage(stream ? await client.messages.stream(params).finalMessage() : await client.messages.create(params), out);
   } catch (e) {
     out.error = e;
   }
   return out;
 }
 
-/// openai-node: responses.stream(...).finalResponse(). A failed response is an error.
-export async function openaiResponsesStream(baseURL, model) {
+/// openai-node: responses.stream(...).finalResponse(), or responses.create(...) when `request`
+/// says `stream: false`; `request` adds to the params (tools, input). A failed response is an error.
+export async function openaiResponsesStream(baseURL, model, { stream = true, ...request } = {}) {
   const out = empty();
   try {
     const client = new OpenAI({ apiKey: 'test', baseURL, maxRetries: 0, timeout: timeoutMs });
-    const stream = client.responses.stream({ model, input: 'go' });
-    const response = await stream.finalResponse();
+    const params = { model, input: 'go', ...request };
+    const response = stream ? await client.responses.stream(params).finalResponse() : await client.responses.create(params);
     for (const item of response.output) {
       if (item.type === 'message') out.text += item.content.map((p) => p.text ?? '').join('');
       else if (item.type === 'reasoning') out.reasoning += (item.content ?? []).map((p) => p.text ?? '').join('');
-      else if (item.type === 'function_call') out.calls.push({ id: item.call_id, name: item.name, input: item.arguments, status: item.status });
-      else if (item.type === 'custom_tool_call') out.calls.push({ id: item.call_id, name: item.name, input: item.input, custom: true });
+      else if (item.type === 'function_call') {
+        out.calls.push({ id: item.call_id, name: item.name, input: item.arguments, status: item.status,
+          ...(item.namespace ? { namespace: item.namespace } : {}) });
+      } else if (item.type === 'custom_tool_call') out.calls.push({ id: item.call_id, name: item.name, input: item.input, custom: true });
     }
     out.finish = response.status;
+    out.response = response;
     if (response.status === 'failed') out.error = new Error(response.error?.message ?? 'failed');
   } catch (e) {
     out.error = e;
@@ -52,15 +62,16 @@ export async function openaiResponsesStream(baseURL, model) {
 }
 
 /// The AI SDK's streamText with the Anthropic provider or the OpenAI Responses provider; tools
-/// declared by name without execute, as an application that runs them itself.
-export async function aiSdkStream(kind, baseURL, model, toolNames) {
+/// declared by name without execute, as an application that runs them itself; `schemas` gives a
+/// tool's JSON schema (else any object).
+export async function aiSdkStream(kind, baseURL, model, toolNames, schemas = {}) {
   const out = empty();
   const languageModel = kind === 'anthropic'
     ? createAnthropic({ baseURL, apiKey: 'test' })(model)
     : createOpenAI({ baseURL, apiKey: 'test' }).responses(model);
   const tools = Object.fromEntries(toolNames.map((name) => [name, dynamicTool({
     description: name,
-    inputSchema: jsonSchema({ type: 'object' }),
+    inputSchema: jsonSchema(schemas[name] ?? { type: 'object' }),
   })]));
   try {
     const result = streamText({

@@ -175,6 +175,53 @@ inline const std::string& big_stream()
     return s;
 }
 
+/// The arguments of the /native-call stream's call, in the pieces the upstream sends them.
+inline const std::vector<std::string>& native_call_pieces()
+{
+    static const std::vector<std::string> pieces{R"({"ci)", R"(ty": "Par)", R"(is", "da)", R"(ys": 3})"};
+    return pieces;
+}
+
+/// One native get_weather call (`call_w1`) whose arguments stream in native_call_pieces(), after
+/// a role delta. `ending`: `tool_calls` (every piece, the finish, usage, [DONE]); `length` (half
+/// the pieces, then finish `length` mid-arguments, usage, [DONE]); `cut` (half the pieces, then
+/// nothing: the server dies mid call).
+inline std::string native_call_stream(std::string_view ending)
+{
+    const auto chunk = [](json::object delta, std::string_view finish) {
+        json::object c{{"id", "chatcmpl-nc"}, {"object", "chat.completion.chunk"}, {"created", 1700000000}, {"model", "fake"}};
+        c["choices"] = json::array{json::object{{"index", 0}, {"delta", std::move(delta)},
+                                                {"finish_reason", finish.empty() ? json::value(nullptr) : json::value(finish)}}};
+        return "data: " + json::serialize(c) + "\n\n";
+    };
+    std::string s = chunk(json::object{{"role", "assistant"}}, {});
+    const auto& pieces = native_call_pieces();
+    const std::size_t sent = ending == "tool_calls" ? pieces.size() : pieces.size() / 2;
+    for (std::size_t i = 0; i < sent; ++i) {
+        json::object call{{"index", 0}, {"function", json::object{{"arguments", pieces[i]}}}};
+        if (i == 0) {
+            call["id"] = "call_w1";
+            call["type"] = "function";
+            call["function"].as_object()["name"] = "get_weather";
+        }
+        s += chunk(json::object{{"tool_calls", json::array{std::move(call)}}}, {});
+    }
+    if (ending == "cut")
+        return s;
+    s += chunk({}, ending);
+    s += R"(data: {"id":"chatcmpl-nc","object":"chat.completion.chunk","created":1700000000,"model":"fake","choices":[],)"
+         R"("usage":{"prompt_tokens":21,"completion_tokens":13,"total_tokens":34}})" "\n\n";
+    return s + "data: [DONE]\n\n";
+}
+
+/// A raw-text model's answer: reasoning, then a Hermes call, every marker split across deltas.
+inline const std::string& think_hermes_stream()
+{
+    static const std::string s = chat_stream({"<thi", "nk>pl", "an</th", "ink>", "<tool_ca", "ll>\n{\"name\": \"get_weather\", \"argu",
+                                              "ments\": {\"city\": \"Paris\"}}\n</tool_", "call>"});
+    return s;
+}
+
 /// A Chat Completions stream of one native call whose arguments are `{"content":"xxx…"}` of
 /// `mib` MiB, in 16 KiB deltas (made once per size).
 inline const std::string& native_args_stream(std::size_t mib)

@@ -20,6 +20,9 @@
 //   /no-finish          a whole Chat Completions stream, cleanly ended, without a finish reason
 //   /native-args/MB     one native write_file call, its path first, with MB MiB of content in 16 KiB deltas
 //   /text/think         a stream whose text is `<think>hmm</think>Answer` (for --reasoning-parser)
+//   /text/think-hermes  `<think>plan</think>` then a Hermes <tool_call> block, as model text
+//   /native-call/END    one native call streamed in pieces; END `tool_calls`, `length` (finish
+//                       mid-arguments) or `cut` (the connection dies mid-arguments, no last chunk)
 //
 // open_streams() counts the connections being served: it falls to 0 when the gateway hangs up.
 // It runs on its own thread and stops in its destructor.
@@ -177,6 +180,11 @@ private:
             co_await send_stream(stream, native_args_stream(std::stoul(path.substr(13))), "text/event-stream", true);
         else if (path == "/text/think")
             co_await send_stream(stream, think_stream(), "text/event-stream", false);
+        else if (path == "/text/think-hermes")
+            co_await send_stream(stream, think_hermes_stream(), "text/event-stream", whole);
+        else if (path.starts_with("/native-call/"))
+            co_await send_stream(stream, native_call_stream(path.substr(13)), "text/event-stream", whole,
+                                 path != "/native-call/cut");
         else if (path == "/echo-key")   // a 401 that quotes the credential it refused
             co_await send_whole(stream, http::status::unauthorized, "application/json",
                                 R"({"error":{"message":"Incorrect API key provided: )" + std::string(req[http::field::authorization]) + R"("}})");
@@ -229,9 +237,10 @@ private:
         co_return !ec;
     }
 
-    /// The body as HTTP chunks of 1..61 bytes (deterministic), or in one.
+    /// The body as HTTP chunks of 1..61 bytes (deterministic), or in one; without `end`, no last
+    /// chunk: the connection closes mid-body.
     static asio::awaitable<void> send_stream(beast::tcp_stream& stream, const std::string& body,
-                                             std::string_view content_type, bool whole)
+                                             std::string_view content_type, bool whole, bool end = true)
     {
         if (!co_await send_head(stream, content_type))
             co_return;
@@ -244,7 +253,8 @@ private:
                 co_return;
             at += n;
         }
-        co_await asio::async_write(stream, http::make_chunk_last(), nothrow);
+        if (end)
+            co_await asio::async_write(stream, http::make_chunk_last(), nothrow);
     }
 
     static asio::awaitable<void> send_slowly(beast::tcp_stream& stream, std::chrono::milliseconds gap)

@@ -4,11 +4,13 @@
 //   toolstream_gateway_load --gateway PATH --fixtures DIR [--fixture openai_chat/gpt-4o-tool-call.sse]
 //                           [--clients 64] [--requests 4000] [--threads 1] [--seconds 120] [--direct]
 //                           [--upstream-path /native-args/50] [--whole] [--gateway-arg FLAG]...
+//                           [--route chat|messages|responses]
 //
 // The model server (fake_upstream.hpp) runs in this process on its own thread and sends the
 // fixture in 1..61-byte HTTP chunks; the clients are coroutines on this process's main thread,
 // each sending stream:true chats one after another on new connections. --direct skips the
-// gateway (the same clients on the model server itself), as a baseline.
+// gateway (the same clients on the model server itself), as a baseline. --route picks the client
+// dialect: /v1/chat/completions (default), /v1/messages or /v1/responses.
 #include "gateway/fake_upstream.hpp"
 #include "gateway/gateway_process.hpp"
 #include "gateway/http_client.hpp"
@@ -29,6 +31,7 @@ struct settings {
     int clients = 64, requests = 4000, threads = 1, seconds = 120;
     bool direct = false, stream = true;
     std::string upstream_path = "/by-model";
+    std::string route = "chat";
     std::vector<std::string> gateway_args;
 };
 
@@ -66,6 +69,7 @@ int main(int argc, char** argv)
         else if (flag == "--fixture") s.fixture = value;
         else if (flag == "--upstream-path") s.upstream_path = value;
         else if (flag == "--gateway-arg") s.gateway_args.push_back(value);
+        else if (flag == "--route") s.route = value;
         else if (flag == "--clients") s.clients = std::clamp(std::stoi(value), 1, 1000);
         else if (flag == "--requests") s.requests = std::clamp(std::stoi(value), 1, 1'000'000);
         else if (flag == "--threads") s.threads = std::clamp(std::stoi(value), 1, 64);
@@ -91,10 +95,16 @@ int main(int argc, char** argv)
         args.insert(args.end(), s.gateway_args.begin(), s.gateway_args.end());
         gw = std::make_unique<gateway_process>(s.gateway, args, s.seconds + 30);
         port = gw->port();
-        target = "/v1/chat/completions";
+        target = s.route == "messages" ? "/v1/messages" : s.route == "responses" ? "/v1/responses" : "/v1/chat/completions";
     }
-    const std::string body = R"({"model":")" + s.fixture + R"(","messages":[{"role":"user","content":"go"}],"stream":)" +
-                             (s.stream ? "true}" : "false}");
+    const std::string stream = s.stream ? "true" : "false";
+    const std::string body = s.route == "responses"
+                                 ? R"({"model":")" + s.fixture + R"(","input":"go","stream":)" + stream + "}"
+                                 : R"({"model":")" + s.fixture + R"(","max_tokens":1024,"messages":[{"role":"user","content":"go"}],"stream":)" + stream + "}";
+    // Each dialect's last event: a stream that has it was delivered whole.
+    const std::string_view stream_end = s.route == "messages"    ? "event: message_stop"
+                                        : s.route == "responses" ? "event: response.completed"
+                                                                 : "[DONE]";
 
     asio::io_context ioc;
     int next = 0, ok = 0, failed = 0;
@@ -109,7 +119,7 @@ int main(int argc, char** argv)
                 ++next;
                 const auto sent = std::chrono::steady_clock::now();
                 const auto a = co_await exchange(port, http::verb::post, target, body, std::chrono::seconds(s.seconds));
-                if (!a.error.empty() || a.status != 200 || (s.stream && a.body.find("[DONE]") == std::string::npos)) {
+                if (!a.error.empty() || a.status != 200 || (s.stream && a.body.find(stream_end) == std::string::npos)) {
                     ++failed;
                     continue;
                 }
@@ -122,8 +132,9 @@ int main(int argc, char** argv)
     ioc.run_for(std::chrono::seconds(s.seconds));
     const double elapsed = ms(std::chrono::steady_clock::now() - start) / 1000.0;
 
-    std::printf("%s, fixture %s, %d clients, gateway threads %d\n", s.direct ? "direct to the model server" : "through the gateway",
-                s.fixture.c_str(), s.clients, s.threads);
+    std::printf("%s, route %s, fixture %s, %d clients, gateway threads %d\n",
+                s.direct ? "direct to the model server" : "through the gateway", s.route.c_str(), s.fixture.c_str(),
+                s.clients, s.threads);
     std::printf("streams: %d ok, %d failed in %.2f s = %.0f streams/s (%.1f MB/s of response bodies)\n", ok, failed,
                 elapsed, ok / elapsed, static_cast<double>(bytes) / elapsed / 1e6);
     std::printf("time to first byte ms: p50 %.2f  p90 %.2f  p99 %.2f  max %.2f\n", percentile(ttfb, 0.5),

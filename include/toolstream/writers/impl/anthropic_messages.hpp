@@ -6,6 +6,7 @@
 #include <toolstream/detail/compact_json.hpp>
 #include <toolstream/detail/utf8.hpp>
 #include <toolstream/writers/anthropic_messages.hpp>
+#include <toolstream/writers/detail/sse_comment.hpp>
 
 namespace toolstream {
 
@@ -21,13 +22,7 @@ void anthropic_sse_writer<Output>::comment(std::string_view text)
 {
     if (blocks_.closed())
         return;
-    buf_ = ": ";
-    const std::size_t from = buf_.size();
-    detail::append_valid_utf8(buf_, text);
-    for (std::size_t i = from; i < buf_.size(); ++i)
-        if (buf_[i] == '\n' || buf_[i] == '\r')
-            buf_[i] = ' ';
-    buf_ += "\n\n";
+    detail::make_sse_comment(buf_, text);
     output_(std::string_view(buf_));
 }
 

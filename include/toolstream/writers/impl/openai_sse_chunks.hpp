@@ -3,6 +3,7 @@
 #pragma once
 
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/writers/detail/sse_comment.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 
 namespace toolstream {
@@ -41,13 +42,7 @@ void openai_sse_writer<Output>::comment(std::string_view text)
 {
     if (closed_)
         return;
-    buf_ = ": ";
-    const std::size_t from = buf_.size();
-    detail::append_valid_utf8(buf_, text);
-    for (std::size_t i = from; i < buf_.size(); ++i)
-        if (buf_[i] == '\n' || buf_[i] == '\r')
-            buf_[i] = ' ';
-    buf_ += "\n\n";
+    detail::make_sse_comment(buf_, text);
     flush_buffer();
 }
 
