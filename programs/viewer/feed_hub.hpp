@@ -4,7 +4,8 @@
 // current state again (a `reset`, the snapshot) and a `skipped` marker with the number of lines
 // it missed, never an unbounded buffer. A page that connects, or reconnects, starts the same way:
 // the snapshot holds every segment still open, and the most recent closed ones, each with its body
-// so far (bounded per segment), its latest argument preview and its end.
+// so far (bounded per segment: a generic call's argument text, as one `args` line with its latest
+// preview), and its end; and the response-level lines (`finish`, `error`, `done`...).
 #pragma once
 
 #include <boost/json/parse.hpp>
@@ -147,17 +148,22 @@ public:
         return published_;
     }
 
+    /// Expires when the hub is destroyed, for a publisher that may outlive it (a gateway chat's
+    /// tap, destroyed with its coroutine frame after the hub at exit). Not a lock: a hub is
+    /// destroyed once no thread publishes.
+    std::weak_ptr<const void> lifetime() const { return alive_; }
+
 private:
     // A segment of the snapshot, or (empty `key`) one response-level line.
     struct item {
         std::string key;
         std::string line;           // the START line, or the response-level line
         std::string kind, id, stream;
-        std::string body;           // the deltas joined, up to segment_body_bytes
+        std::string body;           // the deltas (or a call's `args` json) joined, up to segment_body_bytes
         std::size_t body_dropped = 0;
-        std::string preview_line;   // the latest preview, as an `args` line without `json`
+        std::string preview;        // the latest argument preview, as JSON text
         std::string end_line;
-        std::size_t size() const { return line.size() + body.size() + preview_line.size() + end_line.size(); }
+        std::size_t size() const { return line.size() + body.size() + preview.size() + end_line.size(); }
     };
 
     static std::string string_of(const boost::json::object& o, std::string_view key)
@@ -186,18 +192,18 @@ private:
                 return;
             item& it = *found->second;
             size_ -= it.size();
-            if (type == "delta") {
-                const auto& text = o.at("text").get_string();
+            if (type == "delta" || type == "args") {
+                // A call's argument text is kept like a body: a page shows what arrived of a call
+                // that ends broken.
+                const auto* text = o.if_contains(type == "delta" ? "text" : "json");
+                const std::size_t size = text != nullptr && text->is_string() ? text->get_string().size() : 0;
                 const std::size_t room = options_.segment_body_bytes - std::min(options_.segment_body_bytes, it.body.size());
-                if (text.size() <= room && it.body_dropped == 0)
-                    it.body.append(text.data(), text.size());
+                if (size <= room && it.body_dropped == 0)
+                    it.body.append(size > 0 ? text->get_string().data() : "", size);
                 else
-                    it.body_dropped += text.size();
-            } else if (type == "args") {
-                if (o.contains("preview")) {
-                    o.erase("json");
-                    it.preview_line = boost::json::serialize(o);
-                }
+                    it.body_dropped += size;
+                if (const auto* preview = o.if_contains("preview"))
+                    it.preview = boost::json::serialize(*preview);
             } else {
                 it.end_line = std::string(line);
                 index_.erase(found);   // closed: no more lines for it
@@ -233,13 +239,20 @@ private:
             out.push_back(it.line);
             if (it.key.empty())
                 continue;
-            if (!it.body.empty()) {
-                boost::json::object d{{"type", "delta"}};
+            const bool call = it.kind == "tool_call";   // its text comes in `args` lines
+            if (!it.body.empty() || (call && !it.preview.empty())) {
+                boost::json::object d{{"type", call ? "args" : "delta"}};
                 if (!it.stream.empty())
                     d["stream"] = it.stream;
                 d["id"] = it.id;
-                d["kind"] = it.kind;
-                d["text"] = it.body;
+                if (call) {
+                    d["json"] = it.body;
+                    if (!it.preview.empty())
+                        d["preview"] = boost::json::parse(it.preview);
+                } else {
+                    d["kind"] = it.kind;
+                    d["text"] = it.body;
+                }
                 out.push_back(boost::json::serialize(d));
             }
             if (it.body_dropped > 0) {
@@ -250,8 +263,6 @@ private:
                 s["bytes"] = it.body_dropped;
                 out.push_back(boost::json::serialize(s));
             }
-            if (!it.preview_line.empty())
-                out.push_back(it.preview_line);
             if (!it.end_line.empty())
                 out.push_back(it.end_line);
         }
@@ -268,6 +279,7 @@ private:
     std::size_t viewers_seen_ = 0;
     std::size_t streams_ = 0;
     bool closed_ = false;
+    std::shared_ptr<const void> alive_ = std::make_shared<char>();
 };
 
 } // namespace toolstream_viewer

@@ -4,7 +4,8 @@
 //
 // Wiring: one feed_hub for the process; start_gateway_viewer() on the gateway's io_context; per
 // request, tee a viewer_tap{hub, hub.next_stream()} beside the request's own sink (a null hub
-// makes the tap do nothing).
+// makes the tap do nothing). The tap ends its stream (a `done` line) when it is destroyed, with
+// the chat's pipeline: however the chat ended, after everything it sent the viewer.
 #pragma once
 
 #include "feed_hub.hpp"
@@ -15,6 +16,7 @@
 #include <boost/asio.hpp>
 
 #include <concepts>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,8 +29,9 @@ struct hub_line {
     void operator()(std::string_view line) const { hub->publish(line); }
 };
 
-/// A sink that writes a request's events to the viewer feed, tagged with its stream name; does
-/// nothing (and costs nothing but a branch) without a hub.
+/// A sink that writes a request's events to the viewer feed, tagged with its stream name, and
+/// `done` when destroyed (not when moved from, nor once the hub is gone); does nothing (and costs
+/// nothing but a branch) without a hub.
 class viewer_tap {
 public:
     using feed = toolstream::viewer_feed_sink<hub_line>;
@@ -36,9 +39,25 @@ public:
     viewer_tap() = default;
     viewer_tap(feed_hub* hub, std::string stream)
     {
-        if (hub != nullptr)
+        if (hub != nullptr) {
             feed_.emplace(hub_line{hub}, toolstream::viewer_feed_options{std::move(stream)});
+            hub_alive_ = hub->lifetime();
+        }
     }
+    viewer_tap(viewer_tap&& other) noexcept
+        : feed_(std::exchange(other.feed_, std::nullopt)), hub_alive_(std::move(other.hub_alive_))
+    {
+    }
+    viewer_tap& operator=(viewer_tap&& other) noexcept
+    {
+        if (this != &other) {
+            end();
+            feed_ = std::exchange(other.feed_, std::nullopt);
+            hub_alive_ = std::move(other.hub_alive_);
+        }
+        return *this;
+    }
+    ~viewer_tap() { end(); }
 
     template<class Event>
         requires std::invocable<feed&, const Event&>
@@ -49,7 +68,19 @@ public:
     }
 
 private:
+    void end() noexcept
+    {
+        if (feed_ && !hub_alive_.expired()) {
+            try {
+                feed_->done();
+            } catch (...) {   // out of memory: the page shows the stream as not ended
+            }
+        }
+        feed_.reset();
+    }
+
     std::optional<feed> feed_;
+    std::weak_ptr<const void> hub_alive_;
 };
 
 /// Listens on `address` for viewer pages and serves them from `hub` on `ioc`. Refuses an address

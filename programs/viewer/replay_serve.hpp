@@ -103,7 +103,8 @@ struct publish_line {
     void operator()(std::string_view line) const { hub->publish(line); }
 };
 
-/// Feeds the recording into `hub` through a pipeline (or a handler, for --provider text).
+/// Feeds the recording into `hub` through a pipeline (or a handler, for --provider text), then
+/// ends the stream (a `done` line).
 inline bool replay_into(const replay_serve_arguments& a, std::string_view bytes, feed_hub& hub)
 {
     namespace ts = toolstream;
@@ -113,6 +114,7 @@ inline bool replay_into(const replay_serve_arguments& a, std::string_view bytes,
                                                 ts::make_policy(a.parser, a.reasoning_parser).value());
         paced_events(bytes, a.pace, [&](std::string_view piece) { (void)h.feed(piece); });
         (void)h.finalize();
+        h.sink().done();
         return true;
     }
     auto made = ts::runtime_pipeline<feed>::create(a.provider, a.parser, feed{publish_line{&hub}}, {}, a.reasoning_parser);
@@ -122,6 +124,7 @@ inline bool replay_into(const replay_serve_arguments& a, std::string_view bytes,
     }
     paced_events(bytes, a.pace, [&](std::string_view piece) { (void)(*made)->write(piece); });
     (void)(*made)->finish();
+    (*made)->sink().done();
     return true;
 }
 

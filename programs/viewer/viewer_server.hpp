@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -31,13 +32,20 @@ struct server_options {
     std::chrono::seconds ping_every{15};   // an SSE comment, so that a dead page is noticed
 };
 
-/// The embedded page; TOOLSTREAM_VIEWER_PAGE=FILE serves FILE instead, read per request (for
-/// working on the page without rebuilding).
+/// The embedded page; TOOLSTREAM_VIEWER_PAGE=FILE serves FILE instead, read per request, with the
+/// viewer.js beside it written in as embed.cmake does (for working on the page without rebuilding).
 inline std::string page_html()
 {
     if (const char* path = std::getenv("TOOLSTREAM_VIEWER_PAGE"); path != nullptr && *path != '\0') {
-        std::ifstream in(path, std::ios::binary);
-        return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+        const auto read = [](const std::filesystem::path& file) {
+            std::ifstream in(file, std::ios::binary);
+            return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        };
+        std::string page = read(path);
+        constexpr std::string_view tag = R"(<script src="viewer.js"></script>)";
+        if (const auto at = page.find(tag); at != std::string::npos)
+            page.replace(at, tag.size(), "<script>\n" + read(std::filesystem::path(path).parent_path() / "viewer.js") + "</script>");
+        return page;
     }
     return {reinterpret_cast<const char*>(viewer_page_bytes), sizeof viewer_page_bytes};
 }

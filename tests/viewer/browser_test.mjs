@@ -1,8 +1,12 @@
 // The viewer page in a real headless Chromium (puppeteer-core, pinned in package-lock.json):
 //   1. a paced replay of tests/data/viewer/parallel_write.sse (reasoning, text, three parallel
 //      calls, a 256 KiB write_file): text, reasoning, each card's status and final arguments,
-//      the file pane byte for byte, the pane growing before the call completed, no console error;
-//   2. a 1 MiB write_file at full speed: the page's frame times (requestAnimationFrame and long
+//      the file pane byte for byte, the pane growing before the call completed, the badge `live`
+//      while it streams and `ended` after, no console error;
+//   2. the same calls cut mid-way (then an error event, or not): each card incomplete, showing
+//      the argument text that arrived or the body so far, marked; the badge `ended` or
+//      `failed: …`; the same on a page that connects afterwards;
+//   3. a 1 MiB write_file at full speed: the page's frame times (requestAnimationFrame and long
 //      tasks, Chromium's performance API), printed as `frame time: {…}`.
 //
 //   node browser_test.mjs --replay PATH [--chromium PATH] [--screenshot OUT.png] [--skip-frames]
@@ -69,9 +73,16 @@ const readPage = () => {
       shown: c.querySelector(".status").textContent,
       arguments: c.dataset.arguments === undefined ? null : JSON.parse(c.dataset.arguments),
       pane: c.querySelector(".pane") ? Array.from(c.querySelectorAll(".pane .src"), e => e.textContent).join("") : null,
+      error: c.querySelector(".error").textContent,
+      partial: c.querySelector(".partial .raw")?.textContent ?? null,   // a broken call's text
+      partialStatus: c.querySelector(".partial")?.dataset.status ?? null,
+      cut: c.querySelector(".pane .cut")?.textContent ?? null,          // a broken file's mark
     };
   }
+  const conn = document.getElementById("conn");
   return {
+    badge: `${conn.className}|${conn.textContent}`,
+    state: Array.from(document.querySelectorAll(".stream"), e => `${e.dataset.state}|${e.querySelector(".footer .done")?.textContent}`).join(),
     text: Array.from(document.querySelectorAll(".text"), e => e.textContent).join(""),
     reasoning: Array.from(document.querySelectorAll(".reasoning .body"), e => e.textContent).join(""),
     finish: document.querySelector(".footer .finish")?.dataset.kind ?? null,
@@ -106,13 +117,15 @@ try {
   while (Date.now() < deadline) {
     const s = await page.evaluate(() => {
       const c = document.querySelector('.card[data-id="call_write"]');
-      return c && { status: c.dataset.status, chars: Array.from(c.querySelectorAll(".pane .src"), e => e.textContent.length).reduce((a, b) => a + b, 0) };
+      return c && { status: c.dataset.status, chars: Array.from(c.querySelectorAll(".pane .src"), e => e.textContent.length).reduce((a, b) => a + b, 0),
+                    badge: document.getElementById("conn").className };
     });
     if (s) samples.push(s);
     if (s && s.status !== "streaming") break;
     await sleep(100);
   }
   await waitFor(page, () => document.querySelector(".footer .usage") && !document.querySelector('.card[data-status="streaming"]'), "every card to end");
+  await waitFor(page, () => document.querySelector(".footer .done"), "the stream's end");
   await sleep(300);   // let the last frame's batch land
   const shown = await page.evaluate(readPage);
   check(shown.text === expected.text, "the text, as the deltas carried it");
@@ -125,12 +138,16 @@ try {
     check(card.status === call.status, `${call.id}: status ${card.status} (shown "${card.shown}")`);
     if (call.arguments)
       check(JSON.stringify(card.arguments) === JSON.stringify(call.arguments), `${call.id}: final arguments ${JSON.stringify(card.arguments)}`);
+    check(card.partial === (call.raw ?? null), `${call.id}: argument text shown ${call.raw ? "as it came" : "only when broken"} (${card.partial})`);
+    if (call.raw) check(card.partialStatus === call.status && card.error !== "", `${call.id}: marked ${card.partialStatus}, with its error (${card.error})`);
   }
   const pane = shown.cards.call_write?.pane ?? "";
   check(Buffer.from(pane).equals(Buffer.from(body)), `the file pane is the body byte for byte (${Buffer.byteLength(pane)} of ${Buffer.byteLength(body)} bytes)`);
   const growing = samples.filter(s => s.status === "streaming" && s.chars > 0 && s.chars < body.length);
   check(new Set(growing.map(s => s.chars)).size >= 3, `the pane grew while the call streamed (${growing.length} samples, ${new Set(growing.map(s => s.chars)).size} sizes)`);
   check(shown.finish === "tool_calls", `finish reason shown (${shown.finish})`);
+  check(samples.some(s => s.status === "streaming" && s.badge === "live"), "the badge is live while the stream goes on");
+  check(shown.badge === "ended|ended" && shown.state === "ended|ended", `after the stream's end, the badge and the stream say ended (${shown.badge}; ${shown.state})`);
   check(shown.usage === `usage: ${expected.usage.input_tokens} in, ${expected.usage.output_tokens} out`, `usage shown (${shown.usage})`);
 
   // A page that reconnects gets the state again (reset + snapshot), identical.
@@ -138,7 +155,7 @@ try {
   again.on("console", m => { if (m.type() === "error") consoleErrors.push(m.text()); });
   again.on("pageerror", e => consoleErrors.push("again: " + String(e && e.stack || e)));
   await again.goto(url);
-  await waitFor(again, () => document.querySelector(".footer .usage") !== null, "the snapshot on a new page");
+  await waitFor(again, () => document.querySelector(".footer .done") !== null, "the snapshot on a new page");
   await sleep(300);
   const resumed = await again.evaluate(readPage);
   check(JSON.stringify(resumed) === JSON.stringify(shown), "a new page shows the same state from the snapshot");
@@ -153,7 +170,39 @@ try {
   await page.close();
   }
 
-  // 2. A 1 MiB body at full speed: frame times.
+  // 2. The calls cut mid-way, the stream ending there (or with an error event).
+  for (const error of args.includes("--frames-only") ? [] : ["", "upstream overloaded"]) {
+    const cut = makeRecording({ bytes: 4096, cut: 6, error });
+    const cutFile = join(work, "cut.sse");
+    writeFileSync(cutFile, cut.sse);
+    const cutUrl = await serve(cutFile, 5);
+    const pages = [];
+    for (const late of [false, true]) {   // live, then from the snapshot
+      const p = await browser.newPage();
+      p.on("pageerror", e => failures.push(`cut page: ${e}`));
+      await p.goto(cutUrl);
+      await waitFor(p, () => document.querySelector(".footer .done") && !document.querySelector('.card[data-status="streaming"]'), "the cut stream's end");
+      await sleep(300);
+      pages.push(await p.evaluate(readPage));
+      await p.close();
+    }
+    const [shown, resumed] = pages;
+    const what = error ? "a stream cut by an error" : "a cut stream";
+    const badge = error ? `failed|failed: ${error}` : "ended|ended";
+    check(shown.badge === badge && shown.state === (error ? "failed|failed" : "ended|ended"), `${what}: the badge says ${shown.badge}; the stream ${shown.state}`);
+    for (const call of cut.calls) {
+      const card = shown.cards[call.id] ?? {};
+      check(card.status === "incomplete" && card.error !== "", `${what}: ${call.id} incomplete, with its error (${card.status}: ${card.error})`);
+      if (card.pane === null)
+        check(card.partial === call.raw && card.partialStatus === "incomplete", `${what}: ${call.id} shows the argument text that arrived (${card.partial})`);
+      else
+        check(card.pane.length > 0 && cut.body.startsWith(card.pane) && card.cut?.startsWith("✂ incomplete"),
+              `${what}: ${call.id} keeps the body so far (${card.pane.length} chars), marked (${card.cut})`);
+    }
+    check(JSON.stringify(resumed) === JSON.stringify(shown), `${what}: a page that connects afterwards shows the same`);
+  }
+
+  // 3. A 1 MiB body at full speed: frame times.
   if (!args.includes("--skip-frames")) {
     const big = makeRecording({ bytes: 1 << 20, piece: 256 });
     const bigFile = join(work, "one_mib.sse");

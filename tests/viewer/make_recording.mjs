@@ -1,6 +1,8 @@
 // Writes the viewer test's recordings: an OpenAI Chat Completions SSE stream with reasoning,
 // text and three parallel tool calls (get_weather, a write_file of `bytes` bytes, and a search
-// with malformed arguments), their argument fragments interleaved. Deterministic.
+// with malformed arguments), their argument fragments interleaved. Deterministic. With `cut`, the
+// stream stops after that many argument fragments (every call incomplete), then (with `error`)
+// has an error event; no finish, no usage, no [DONE].
 //
 //   node make_recording.mjs OUT.sse [BYTES]      (tests/data/viewer/parallel_write.sse: 262144)
 import { writeFileSync } from "node:fs";
@@ -47,7 +49,7 @@ function pieces(s, n) {
   return out;
 }
 
-export function makeRecording({ bytes = 262144, piece = 600 } = {}) {
+export function makeRecording({ bytes = 262144, piece = 600, cut = 0, error = "" } = {}) {
   const body = makeBody(bytes);
   const reasoning = "The user wants the weather and a ledger module. I will call get_weather, write the file, and search the docs, all at once.";
   const text = "Checking the weather in Zürich and writing src/ledger.py now — “three calls in parallel”.";
@@ -65,10 +67,22 @@ export function makeRecording({ bytes = 262144, piece = 600 } = {}) {
   const write = pieces(JSON.stringify(writeArgs), piece);
   const search = pieces(searchText, 6);
   const queues = [[0, weather, "call_weather", "get_weather"], [1, write, "call_write", "write_file"], [2, search, "call_search", "search"]];
-  for (let step = 0; queues.some(q => q[1].length > step); step++)
+  const sent = {};   // each call's argument text as sent
+  let fragments = 0;
+  fragments: for (let step = 0; queues.some(q => q[1].length > step); step++)
     for (const [index, list, id, name] of queues)
-      if (step < list.length)
+      if (step < list.length) {
+        if (cut && fragments++ === cut) break fragments;
         events.push(chunk({ tool_calls: [call(index, list[step], step === 0 ? id : undefined, step === 0 ? name : undefined)] }));
+        sent[id] = (sent[id] ?? "") + list[step];
+      }
+  if (cut) {
+    const tail = error ? "data: " + JSON.stringify({ error: { message: error, type: "server_error" } }) + "\n\n" : "";
+    return {
+      sse: events.map(e => "data: " + JSON.stringify(e) + "\n\n").join("") + tail, body, text, reasoning,
+      calls: queues.map(([, , id, name]) => ({ id, name, status: "incomplete", raw: sent[id] })),
+    };
+  }
   events.push(chunk({}, "tool_calls"));
   events.push({ id: "chatcmpl-viewer", object: "chat.completion.chunk", created: 1767225600, model: "demo-model", choices: [],
     usage: { prompt_tokens: 321, completion_tokens: events.length, total_tokens: 321 + events.length } });
@@ -79,7 +93,7 @@ export function makeRecording({ bytes = 262144, piece = 600 } = {}) {
     calls: [
       { id: "call_weather", name: "get_weather", status: "complete", arguments: weatherArgs },
       { id: "call_write", name: "write_file", status: "complete", arguments: { path: "src/ledger.py" } },
-      { id: "call_search", name: "search", status: "invalid_arguments" },
+      { id: "call_search", name: "search", status: "invalid_arguments", raw: searchText },
     ],
   };
 }

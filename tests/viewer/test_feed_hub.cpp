@@ -51,7 +51,7 @@ TEST_CASE("viewer hub: a page that connects late gets the state, merged", "[view
         R"({"type":"delta","id":"seg_1","kind":"text","text":"Hello"})",
         R"({"type":"end","id":"seg_1","kind":"text","status":"complete","bytes":5})",
         R"({"type":"start","id":"call_1","kind":"tool_call","choice":0,"name":"f"})",
-        R"({"type":"args","id":"call_1","preview":{"a":1}})",
+        R"({"type":"args","id":"call_1","json":"{\"a\":1,","preview":{"a":1}})",   // its text so far
         R"({"type":"start","id":"call_2","kind":"write_file","choice":0,"name":"write_file"})",
         R"({"type":"delta","id":"call_2","kind":"write_file","text":"line 1\nline 2\n"})",
     };
@@ -61,6 +61,31 @@ TEST_CASE("viewer hub: a page that connects late gets the state, merged", "[view
     CHECK(hub.take(*q) == std::vector<std::string>{R"({"type":"delta","id":"call_2","kind":"write_file","text":"line 3\n"})"});
     CHECK(hub.take(*q).empty());
     hub.unsubscribe(q);
+}
+
+TEST_CASE("viewer hub: a cut call's text and the stream's end are in the snapshot", "[viewer]")
+{
+    toolstream_viewer::hub_options o;
+    o.segment_body_bytes = 12;
+    feed_hub hub(o);
+    hub.publish(R"({"type":"start","stream":"2","id":"call_1","kind":"tool_call","choice":0,"name":"f"})");
+    hub.publish(R"({"type":"args","stream":"2","id":"call_1","json":"{\"a\":\"xy"})");
+    hub.publish(R"({"type":"args","stream":"2","id":"call_1","json":"z","preview":{"a":"xyz"}})");
+    hub.publish(R"({"type":"args","stream":"2","id":"call_1","json":"0123456789"})");   // past the bound
+    hub.publish(R"({"type":"end","stream":"2","id":"call_1","kind":"tool_call","name":"f","status":"incomplete","error":"cut","bytes":0})");
+    hub.publish(R"({"type":"error","stream":"2","message":"cut"})");
+    hub.publish(R"({"type":"done","stream":"2","error":"cut"})");
+    auto q = hub.subscribe({});
+    const std::vector<std::string> expected{
+        R"({"type":"reset"})",
+        R"({"type":"start","stream":"2","id":"call_1","kind":"tool_call","choice":0,"name":"f"})",
+        R"({"type":"args","stream":"2","id":"call_1","json":"{\"a\":\"xyz","preview":{"a":"xyz"}})",
+        R"({"type":"skipped","stream":"2","id":"call_1","bytes":10})",
+        R"({"type":"end","stream":"2","id":"call_1","kind":"tool_call","name":"f","status":"incomplete","error":"cut","bytes":0})",
+        R"({"type":"error","stream":"2","message":"cut"})",
+        R"({"type":"done","stream":"2","error":"cut"})",
+    };
+    CHECK(hub.take(*q) == expected);
 }
 
 TEST_CASE("viewer hub: a page that falls behind is resynchronised, within its bound", "[viewer]")

@@ -139,6 +139,66 @@ TEST_CASE("viewer feed: exact lines of a response", "[viewer]")
     }
 }
 
+TEST_CASE("viewer feed: done ends the stream, once, with the first error", "[viewer]")
+{
+    std::vector<std::string> lines;
+    feed sink{feed_lines{&lines}};
+    sink.done();
+    sink.done();
+    CHECK(lines == std::vector<std::string>{R"({"type":"done"})"});
+
+    lines.clear();
+    feed failed{feed_lines{&lines}, {.stream = "3"}};
+    failed(provider_failed{"the client disconnected"});
+    failed(provider_failed{"later"});
+    failed.done();
+    failed.done();
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[2] == R"({"type":"done","stream":"3","error":"the client disconnected"})");
+}
+
+TEST_CASE("viewer feed: a call cut behind its last preview ends with a preview of all its text", "[viewer]")
+{
+    std::vector<std::string> lines;
+    feed sink{feed_lines{&lines}, {.stream = {}, .preview_every_fragment_below = 0}};
+    segment_event start;
+    start.segment_id = "call_1";
+    start.segment_kind = segment_type::tool_call;
+    sink(start);
+    sink(argument_fragment{"call_1", segment_type::tool_call, R"({"path":"a.py","note":"abcdef)"});
+    sink(argument_fragment{"call_1", segment_type::tool_call, "gh"});   // too small for a preview
+    segment_event cut = start;
+    cut.type = segment_event_type::SEGMENT_END;
+    cut.status = segment_status::incomplete;
+    cut.error = "stream ended";
+    sink(cut);
+    const std::vector<std::string> expected{
+        R"({"type":"start","id":"call_1","kind":"tool_call","choice":0,"name":""})",
+        R"({"type":"args","id":"call_1","json":"{\"path\":\"a.py\",\"note\":\"abcdef","preview":{"path":"a.py","note":"abcdef"}})",
+        R"({"type":"args","id":"call_1","json":"gh"})",
+        R"({"type":"args","id":"call_1","json":"","preview":{"path":"a.py","note":"abcdefgh"}})",
+        R"({"type":"end","id":"call_1","kind":"tool_call","name":"","status":"incomplete","error":"stream ended","bytes":0})",
+    };
+    CHECK(lines == expected);
+
+    SECTION("a complete call ends with its arguments, no extra preview")
+    {
+        lines.clear();
+        feed whole{feed_lines{&lines}, {.stream = {}, .preview_every_fragment_below = 0}};
+        whole(start);
+        whole(argument_fragment{"call_1", segment_type::tool_call, R"({"path":"a.py","note":"abcdef)"});
+        whole(argument_fragment{"call_1", segment_type::tool_call, "\"}"});
+        const boost::json::object args{{"path", "a.py"}, {"note", "abcdef"}};
+        segment_event end = start;
+        end.type = segment_event_type::SEGMENT_END;
+        end.arguments = &args;
+        whole(end);
+        REQUIRE(lines.size() == 4);
+        CHECK(lines[2] == R"({"type":"args","id":"call_1","json":"\"}"})");
+        CHECK(lines[3].starts_with(R"({"type":"end","id":"call_1","kind":"tool_call","name":"","status":"complete")"));
+    }
+}
+
 TEST_CASE("viewer feed: a file body at every split position, split and invalid UTF-8", "[viewer]")
 {
     const std::string body = "print('h\xC3\xA9llo \xF0\x9F\x98\x80')\n# \xFF end\n";

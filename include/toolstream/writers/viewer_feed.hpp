@@ -5,6 +5,7 @@
 //   {"type":"start","id":"call_1","kind":"tool_call","choice":0,"name":"get_weather","metadata":{…}}
 //   {"type":"args","id":"call_1","json":"{\"city\":\"Zü","preview":{"city":"Zü"}}
 //   {"type":"end","id":"call_1","kind":"tool_call","name":"get_weather","status":"complete","bytes":0,"arguments":{…}}
+//   {"type":"done"}                      (done(): the stream is over; with "error" after an error line)
 //
 // A sink: tee it beside any other sink; a pipeline without it does none of this work.
 #pragma once
@@ -51,7 +52,8 @@ struct viewer_feed_options {
 /// - `response` (response_started), `start`, `delta` (the content of text, reasoning and file
 ///   and shell segments: the decoded file body, never JSON), `args` (a generic `tool_call`'s
 ///   argument fragment, and its `partial_json` preview; such a call has no `delta`), `end` (status, error, final arguments),
-///   `finish` (choice_finished), `usage`, `error` (provider_failed).
+///   `finish` (choice_finished), `usage`, `error` (provider_failed); and `done` when the
+///   program calls done(): the stream is over.
 /// - A UTF-8 character split between two deltas or fragments waits for the next; bytes that are
 ///   not UTF-8 at all become U+FFFD. Every line is valid UTF-8 JSON.
 template<byte_output F>
@@ -125,8 +127,25 @@ public:
 
     void operator()(const provider_failed& p)
     {
+        if (!failed_) {
+            failed_ = true;
+            first_error_.assign(p.message);
+        }
         begin("error");
         field_string("message", p.message);
+        end_line();
+    }
+
+    /// Ends the stream: one `done` line (later calls do nothing), with `error`, the first `error`
+    /// line's message, when the stream had one. The feed's end of a stream: call it once nothing
+    /// more will come (after a pipeline's finish(), a handler's finalize(), and any error line).
+    void done()
+    {
+        if (std::exchange(done_, true))
+            return;
+        begin("done");
+        if (failed_)
+            field_string("error", first_error_);
         end_line();
     }
 
@@ -209,14 +228,23 @@ private:
         if (it == open_.end())
             return;
         auto& s = *it;
-        if (s.kind == segment_type::tool_call)
-            s.carry.flush([&](std::string_view piece) {
+        if (s.kind == segment_type::tool_call) {
+            // A call that ends broken gets the preview of all its text, however far behind the
+            // last one was: what arrived is what a page shows of it.
+            const bool preview = e.status != segment_status::complete && s.since_preview > 0 && !s.preview->failed();
+            whole_.clear();
+            s.carry.flush([&](std::string_view piece) { whole_.append(piece); });
+            if (!whole_.empty() || preview) {
                 begin("args");
                 field_string("id", s.id);
-                field_string("json", piece);
+                field_string("json", whole_);
+                if (preview) {
+                    line_ += R"(,"preview":)";
+                    detail::append_compact_json(line_, s.preview->preview());
+                }
                 end_line();
-            });
-        else
+            }
+        } else
             s.carry.flush([&](std::string_view piece) { delta_line(s, piece); });
         if (is_tool_segment(s.kind) && s.name.empty())
             s.name = name_of(e);
@@ -299,6 +327,9 @@ private:
     std::vector<open_segment> open_;
     std::string whole_;   // a delta or fragment less its unfinished character, with the held one
     std::string line_;   // reused: no allocation per event once it has grown
+    std::string first_error_;   // the first provider_failed's message, for `done`
+    bool failed_ = false;
+    bool done_ = false;
 };
 
 static_assert(event_sink<viewer_feed_sink<detail::byte_output_archetype>>);
