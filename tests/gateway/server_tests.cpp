@@ -24,7 +24,7 @@ namespace {
 // The sanitizers' runtime needs descriptors of its own (UBSan's vptr check opens a pipe to probe
 // memory), so under ASan+UBSan a gateway out of descriptors reports a false "invalid vptr" and
 // aborts. The exhaustion case runs in the unsanitized builds (CI's Clang 16 suite).
-using test::sanitized_build;
+using toolstream::test::sanitized_build;
 
 struct run_result {
     int status = -1;

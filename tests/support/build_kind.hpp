@@ -1,7 +1,7 @@
 // What kind of build the tests run in, for the few tests that must act on it.
 #pragma once
 
-namespace test {
+namespace toolstream::test {
 
 /// True under AddressSanitizer (GCC defines __SANITIZE_ADDRESS__, Clang answers __has_feature).
 #if defined(__SANITIZE_ADDRESS__)
@@ -16,4 +16,4 @@ inline constexpr bool sanitized_build = false;
 inline constexpr bool sanitized_build = false;
 #endif
 
-} // namespace test
+} // namespace toolstream::test
