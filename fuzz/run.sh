@@ -70,9 +70,7 @@ if ! command -v "$cxx" >/dev/null || ! command -v ld.lld >/dev/null || [ ! -e /u
 fi
 
 # --- build (skipped for a target whose binary is newer than every header and its source) ---------
-# -O1, as libFuzzer's documentation builds: building the binaries is most of a CI run's fuzzing
-# step, and -O2 costs more compile time than its speed gives back in a few seconds of fuzzing.
-flags=(-std=c++20 -O1 -g1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
+flags=(-std=c++20 -O2 -g1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
        -fno-sanitize-recover=undefined -Wall -Wextra -Wpedantic -Werror -fuse-ld=lld
        -I"$repo/include" -I"$repo/tests")
 build() {   # build NAME: fuzz/fuzz_NAME.cpp into $work/bin/fuzz_NAME
