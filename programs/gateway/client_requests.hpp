@@ -4,14 +4,15 @@
 #pragma once
 
 #include "anthropic/request.hpp"
+#include "chat_request.hpp"
 #include "http_replies.hpp"
 #include "observe.hpp"
-#include "chat_request.hpp"
 #include "responses/request.hpp"
 #include "responses/tool_table.hpp"
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -67,29 +68,29 @@ inline void gather_system_messages(boost::json::object& body)
     auto* messages = body.if_contains("messages");
     if (messages == nullptr || !messages->is_array())
         return;
-    std::string system;
-    std::size_t count = 0;
-    boost::json::array others;
-    for (auto& m : messages->get_array()) {
+    const auto is_system = [](const boost::json::value& m) {
         const auto* role = m.is_object() ? m.get_object().if_contains("role") : nullptr;
-        if (role == nullptr || !role->is_string() || role->get_string() != "system") {
-            others.push_back(std::move(m));
+        return role != nullptr && role->is_string() && role->get_string() == "system";
+    };
+    auto& list = messages->get_array();
+    if (std::none_of(list.begin(), list.end(), is_system))
+        return;   // as translated: nothing to gather
+    std::string system;
+    boost::json::array gathered;
+    gathered.reserve(list.size());
+    gathered.emplace_back(nullptr);   // the system message, once its text is whole
+    for (auto& m : list) {
+        if (!is_system(m)) {
+            gathered.push_back(std::move(m));
             continue;
         }
-        ++count;
         const auto* content = m.get_object().if_contains("content");
         const std::string text = content != nullptr ? content_text(*content) : std::string();
         if (!text.empty() && !system.empty())
             system += "\n\n";
         system += text;
     }
-    if (count == 0)
-        return;
-    boost::json::array gathered;
-    gathered.reserve(others.size() + 1);
-    gathered.push_back(boost::json::object{{"role", "system"}, {"content", system}});
-    for (auto& m : others)
-        gathered.push_back(std::move(m));
+    gathered[0] = boost::json::object{{"role", "system"}, {"content", system}};
     *messages = std::move(gathered);
 }
 

@@ -59,6 +59,22 @@ TEST_CASE("client requests: Responses instructions and developer messages lead a
     CHECK(kept.tools.at("apply_patch").kind == gateway::responses::tool_kind::custom);
 }
 
+TEST_CASE("client requests: a translated request without a system message keeps every message as it was", "[gateway]")
+{
+    gateway::client_request kept;
+    const auto messages = messages_read(gateway::dialect::anthropic_messages, R"({
+        "model": "m", "max_tokens": 100,
+        "messages": [
+            {"role": "user", "content": "weather?"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "get", "input": {"q": "Paris"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1", "content": "rain"}]}]})", kept);
+    CHECK(messages == json::parse(R"([
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": null,
+         "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get", "arguments": "{\"q\":\"Paris\"}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "rain"}])").as_array());
+}
+
 TEST_CASE("client requests: a Chat request is served as its client wrote it, system messages in place", "[gateway]")
 {
     gateway::client_request kept;
