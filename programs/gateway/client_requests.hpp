@@ -119,7 +119,7 @@ inline std::variant<chat_request, request_error> read_client_request(dialect api
             return std::move(*bad);
         auto& t = std::get<responses::translated_request>(translated);
         log_dropped_tools(api, t.dropped_tools);
-        kept.tools = std::move(t.tools.by_chat_name);
+        kept.tools = std::move(t.tools);
         gather_system_messages(t.body);
         kept.chat_text = boost::json::serialize(t.body);
     }

@@ -3,9 +3,9 @@
 #pragma once
 
 #include "anthropic/answer.hpp"
+#include "chat_request.hpp"
 #include "http_replies.hpp"
 #include "openai_chat/answer.hpp"
-#include "chat_request.hpp"
 #include "responses/answer.hpp"
 
 #include <toolstream/writers/sinks.hpp>
@@ -58,10 +58,7 @@ inline void end_stream(client_writer& w)
 {
     std::visit(
         [](auto& held) {
-            using held_type = std::remove_cvref_t<decltype(held)>;
-            if constexpr (std::is_same_v<held_type, responses::stream_writer>)
-                held.inner().done();
-            else if constexpr (requires { held.done(); })
+            if constexpr (requires { held.done(); })
                 held.done();
         },
         w.get());

@@ -47,10 +47,10 @@ std::string refusal(std::string_view request)
 }
 
 /// The table as sorted lines `chat name = kind namespace/name`, to compare whole.
-std::vector<std::string> table_lines(const responses::tool_table& table)
+std::vector<std::string> table_lines(const responses::client_tool_table& table)
 {
     std::vector<std::string> lines;
-    for (const auto& [chat, tool] : table.by_chat_name)
+    for (const auto& [chat, tool] : table)
         lines.push_back(chat + " = " + (tool.kind == responses::tool_kind::custom ? "custom " : "function ") +
                         tool.namespace_name + "/" + tool.name);
     std::sort(lines.begin(), lines.end());
@@ -127,8 +127,8 @@ TEST_CASE("responses request: a Codex-shaped request", "[gateway]")
               "write_stdin = function /write_stdin",
           });
     CHECK(t.dropped_tools == std::vector<std::string>{"web_search"});
-    CHECK(t.tools.find("multi_agent_v1__wait") == &t.tools.by_chat_name.at("multi_agent_v1__wait"));
-    CHECK(t.tools.find("wait") == nullptr);
+    CHECK(t.tools.contains("multi_agent_v1__wait"));
+    CHECK(!t.tools.contains("wait"));
 }
 
 TEST_CASE("responses request: a custom tool without a grammar, and a function with no description", "[gateway]")
@@ -295,7 +295,7 @@ TEST_CASE("responses request: tool_choice", "[gateway]")
         "tools": [{"type": "file_search", "vector_store_ids": []}, {"type": "mcp", "server_label": "d"}, {"type": "image_generation"}]})");
     CHECK(json::value(t.body) == json::parse(R"({"messages": [{"role": "user", "content": "x"}]})"));
     CHECK(t.dropped_tools == std::vector<std::string>{"file_search", "mcp", "image_generation"});
-    CHECK(t.tools.by_chat_name.empty());
+    CHECK(t.tools.empty());
 }
 
 TEST_CASE("responses request: refusals name the member", "[gateway]")

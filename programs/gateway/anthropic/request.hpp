@@ -3,6 +3,7 @@
 #pragma once
 
 #include "../chat_request.hpp"
+#include "../request_checks.hpp"
 
 #include <boost/json.hpp>
 
@@ -33,49 +34,18 @@ inline constexpr std::uint64_t image_tokens = 1600, message_tokens = 4;
 
 namespace detail {
 
-/// A refusal found deep in the walk: thrown there, caught by to_chat_body and never further.
-struct refusal { std::string message; };
-
-[[noreturn]] inline void refuse(std::string message) { throw refusal{std::move(message)}; }
-inline std::string backticked(std::string_view path) { return "`" + std::string(path) + "`"; }
-inline std::string child(const std::string& path, std::string_view key) { return path + "." + std::string(key); }
-inline std::string item(const std::string& path, std::size_t k) { return path + "[" + std::to_string(k) + "]"; }
-
-/// The member `key` of `o`, or null when it is absent or JSON null (Anthropic takes both alike).
-inline const json::value* member(const json::object& o, std::string_view key)
-{
-    const auto* v = o.if_contains(key);
-    return v != nullptr && !v->is_null() ? v : nullptr;
-}
-
-inline const json::object& object_at(const json::value* v, const std::string& path)
-{
-    if (v == nullptr || !v->is_object())
-        refuse(backticked(path) + " must be an object");
-    return v->get_object();
-}
-
-/// The string member `key` of `o` (which is at `path`); `optional`, it may be absent (empty then).
-inline std::string_view string_at(const json::object& o, std::string_view key, const std::string& path, bool optional = false)
-{
-    const auto* v = member(o, key);
-    if (v == nullptr && optional)
-        return {};
-    if (v == nullptr || !v->is_string())
-        refuse(backticked(child(path, key)) + " must be a string");
-    return v->get_string();
-}
+using namespace gateway::checks;
 
 /// Calls `f(block, type, path)` for each block of `content`, an array of typed objects at `at`.
 template <class F>
-void for_each_block(const json::value* content, const std::string& at, F&& f)
+void for_each_block(const json::value& content, const std::string& where, F&& f)
 {
-    if (content == nullptr || !content->is_array())
-        refuse(backticked(at) + " must be a string or an array of content blocks");
-    for (std::size_t k = 0; k < content->get_array().size(); ++k) {
-        const std::string path = item(at, k);
-        const auto& block = object_at(&content->get_array()[k], path);
-        f(block, string_at(block, "type", path), path);
+    if (!content.is_array())
+        refuse(backticked(where) + " must be a string or an array of content blocks");
+    for (std::size_t k = 0; k < content.get_array().size(); ++k) {
+        const std::string path = at(where, k);
+        const auto& block = object_at(content.get_array()[k], path);
+        f(block, required_string(block, "type", path), path);
     }
 }
 
@@ -97,26 +67,27 @@ inline void append(std::string& to, std::string_view text, std::string_view sepa
 /// Anthropic's Files API: refused.
 inline std::string image_url(const json::object& block, const std::string& path)
 {
-    const std::string at = child(path, "source");
-    const auto& source = object_at(member(block, "source"), at);
-    const auto type = string_at(source, "type", at);
+    const std::string where = at(path, "source");
+    const auto& source = object_at(member(block, "source"), where);
+    const auto type = required_string(source, "type", where);
     if (type == "base64")
-        return "data:" + std::string(string_at(source, "media_type", at)) + ";base64," + std::string(string_at(source, "data", at));
+        return "data:" + std::string(required_string(source, "media_type", where)) + ";base64," +
+               std::string(required_string(source, "data", where));
     if (type != "url")
-        refuse(backticked(at) + " is a `" + std::string(type) + "` image source, which the gateway cannot translate (only `base64` and `url`)");
-    return std::string(string_at(source, "url", at));
+        refuse(backticked(where) + " is a `" + std::string(type) + "` image source, which the gateway cannot translate (only `base64` and `url`)");
+    return std::string(required_string(source, "url", where));
 }
 
 /// A text document's text, after its title and a blank line if it has one. PDFs and files would
 /// need a reader the upstream may not have: refused.
 inline std::string document_text(const json::object& block, const std::string& path)
 {
-    const std::string at = child(path, "source");
-    const auto& source = object_at(member(block, "source"), at);
-    if (const auto type = string_at(source, "type", at); type != "text")
+    const std::string where = at(path, "source");
+    const auto& source = object_at(member(block, "source"), where);
+    if (const auto type = required_string(source, "type", where); type != "text")
         refuse(backticked(path) + " is a document with a `" + std::string(type) + "` source, which the gateway cannot translate (only `text`)");
-    std::string text(string_at(block, "title", path, true));
-    append(text, string_at(source, "data", at), "\n\n");
+    std::string text(optional_string(block, "title", path));
+    append(text, required_string(source, "data", where), "\n\n");
     return text;
 }
 
@@ -149,12 +120,12 @@ inline json::object tool_message(const json::object& block, const std::string& p
 {
     std::string text;
     const auto before = next.list.size();
-    if (const auto* content = member(block, "content"); content != nullptr && content->is_string())
-        text = content->get_string();
-    else if (content != nullptr)
-        for_each_block(content, child(path, "content"), [&](const json::object& b, std::string_view type, const std::string& p) {
+    if (const auto& content = member(block, "content"); content.is_string())
+        text = content.get_string();
+    else if (!content.is_null())
+        for_each_block(content, at(path, "content"), [&](const json::object& b, std::string_view type, const std::string& p) {
             if (type == "text")
-                append(text, string_at(b, "text", p), "\n");
+                append(text, required_string(b, "text", p), "\n");
             else if (type == "document")
                 append(text, document_text(b, p), "\n");
             else if (type == "image")
@@ -164,30 +135,30 @@ inline json::object tool_message(const json::object& block, const std::string& p
         });
     if (const auto images = next.list.size() - before; images > 0)
         append(text, "(" + std::to_string(images) + (images == 1 ? " image" : " images") + " of this result: in the next user message)", "\n");
-    const auto* is_error = member(block, "is_error");
-    if (is_error != nullptr && !is_error->is_bool())
-        refuse(backticked(child(path, "is_error")) + " must be a boolean");
-    if (is_error != nullptr && is_error->get_bool() && !text.starts_with(tool_error_marker))
+    const auto& is_error = member(block, "is_error");
+    if (!is_error.is_null() && !is_error.is_bool())
+        refuse(backticked(at(path, "is_error")) + " must be a boolean");
+    if (is_error.is_bool() && is_error.get_bool() && !text.starts_with(tool_error_marker))
         text.insert(0, tool_error_marker);
-    return {{"role", "tool"}, {"tool_call_id", string_at(block, "tool_use_id", path)}, {"content", text}};
+    return {{"role", "tool"}, {"tool_call_id", required_string(block, "tool_use_id", path)}, {"content", text}};
 }
 
 /// An assistant turn: texts joined by a blank line, thinking as `reasoning_content` (signatures,
 /// and redacted thinking, are for Anthropic's models only: left out), tool_use as tool_calls.
-inline json::object assistant_message(const json::value* content, const std::string& at)
+inline json::object assistant_message(const json::value& content, const std::string& where)
 {
     std::string text, reasoning;
     json::array calls;
-    for_each_block(content, at, [&](const json::object& b, std::string_view type, const std::string& p) {
+    for_each_block(content, where, [&](const json::object& b, std::string_view type, const std::string& p) {
         if (type == "text") {
-            append(text, string_at(b, "text", p), "\n\n");
+            append(text, required_string(b, "text", p), "\n\n");
         } else if (type == "thinking") {
-            append(reasoning, string_at(b, "thinking", p), "\n\n");
+            append(reasoning, required_string(b, "thinking", p), "\n\n");
         } else if (type == "tool_use") {
-            const auto* input = member(b, "input");
-            const auto arguments = input != nullptr ? json::serialize(object_at(input, child(p, "input"))) : "{}";
-            json::object function{{"name", string_at(b, "name", p)}, {"arguments", arguments}};
-            calls.push_back(json::object{{"id", string_at(b, "id", p)}, {"type", "function"}, {"function", std::move(function)}});
+            const auto& input = member(b, "input");
+            const auto arguments = input.is_null() ? "{}" : json::serialize(object_at(input, at(p, "input")));
+            json::object function{{"name", required_string(b, "name", p)}, {"arguments", arguments}};
+            calls.push_back(json::object{{"id", required_string(b, "id", p)}, {"type", "function"}, {"function", std::move(function)}});
         } else if (type != "redacted_thinking") {
             refuse_block(type, "an assistant message", p);
         }
@@ -204,12 +175,12 @@ inline json::object assistant_message(const json::value* content, const std::str
 
 /// The blocks of a user or system message as Chat content, in their order, with the images of
 /// its tool results where those were; the tool results themselves go to `out` as `tool` messages.
-inline json::value user_content(const json::value* content, std::string_view role, const std::string& at, json::array& out)
+inline json::value user_content(const json::value& content, std::string_view role, const std::string& where, json::array& out)
 {
     parts c;
-    for_each_block(content, at, [&](const json::object& b, std::string_view type, const std::string& p) {
+    for_each_block(content, where, [&](const json::object& b, std::string_view type, const std::string& p) {
         if (type == "text")
-            c.text(string_at(b, "text", p));
+            c.text(required_string(b, "text", p));
         else if (role == "user" && type == "image")
             c.image_url(image_url(b, p));
         else if (role == "user" && type == "document")
@@ -226,18 +197,18 @@ inline json::value user_content(const json::value* content, std::string_view rol
 /// messages (Chat wants them right after the assistant's calls), then a user message with the rest.
 inline void put_message(const json::value& v, const std::string& path, json::array& out)
 {
-    const auto& m = object_at(&v, path);
-    const auto role = string_at(m, "role", path);
+    const auto& m = object_at(v, path);
+    const auto role = required_string(m, "role", path);
     if (role != "user" && role != "assistant" && role != "system")
-        refuse(backticked(child(path, "role")) + " is `" + std::string(role) + "`: it must be `user`, `assistant` or `system`");
-    const auto* content = member(m, "content");
-    if (content != nullptr && content->is_string()) {
-        out.push_back(json::object{{"role", role}, {"content", *content}});
+        refuse(backticked(at(path, "role")) + " is `" + std::string(role) + "`: it must be `user`, `assistant` or `system`");
+    const auto& content = member(m, "content");
+    if (content.is_string()) {
+        out.push_back(json::object{{"role", role}, {"content", content}});
     } else if (role == "assistant") {
-        out.push_back(assistant_message(content, child(path, "content")));
+        out.push_back(assistant_message(content, at(path, "content")));
     } else {
         const auto before = out.size();
-        auto c = user_content(content, role, child(path, "content"), out);
+        auto c = user_content(content, role, at(path, "content"), out);
         if (out.size() == before || c != json::string())
             out.push_back(json::object{{"role", role}, {"content", std::move(c)}});
     }
@@ -248,33 +219,34 @@ inline void put_message(const json::value& v, const std::string& path, json::arr
 template <class Check>
 void copy_member(const json::object& in, std::string_view from, std::string_view to, std::string_view must, Check ok, json::object& out)
 {
-    const auto* v = member(in, from);
-    if (v != nullptr && !ok(*v))
+    const auto& v = member(in, from);
+    if (v.is_null())
+        return;
+    if (!ok(v))
         refuse(backticked(from) + " must be " + std::string(must));
-    if (v != nullptr && v->is_double() && !std::isfinite(v->get_double()))
+    if (v.is_double() && !std::isfinite(v.get_double()))
         refuse(backticked(from) + " is out of range: a number JSON can hold is finite");
-    if (v != nullptr)
-        out[to] = *v;
+    out[to] = v;
 }
 
 /// Client tools as functions. Anthropic-defined ones (any `type` but `custom`) run on Anthropic's
 /// side or expect a model trained on them: left out, their names (or types) in `dropped`.
-inline json::array tools(const json::value* v, std::vector<std::string>& dropped)
+inline json::array tools(const json::object& request, std::vector<std::string>& dropped)
 {
     json::array out;
-    if (v != nullptr && !v->is_array())
-        refuse("`tools` must be an array");
-    for (std::size_t k = 0; v != nullptr && k < v->get_array().size(); ++k) {
-        const std::string p = item("tools", k);
-        const auto& t = object_at(&v->get_array()[k], p);
-        if (const auto type = string_at(t, "type", p, true); !type.empty() && type != "custom") {
-            dropped.emplace_back(member(t, "name") != nullptr ? string_at(t, "name", p) : type);
+    const auto* list = optional_array(request, "tools", "");
+    for (std::size_t k = 0; list != nullptr && k < list->size(); ++k) {
+        const std::string p = at("tools", k);
+        const auto& t = object_at((*list)[k], p);
+        if (const auto type = optional_string(t, "type", p); !type.empty() && type != "custom") {
+            const auto name = optional_string(t, "name", p);
+            dropped.emplace_back(name.empty() ? type : name);
             continue;
         }
-        json::object function{{"name", string_at(t, "name", p)}};
-        if (const auto description = string_at(t, "description", p, true); !description.empty())
+        json::object function{{"name", required_string(t, "name", p)}};
+        if (const auto description = optional_string(t, "description", p); !description.empty())
             function["description"] = description;
-        function["parameters"] = object_at(member(t, "input_schema"), child(p, "input_schema"));
+        function["parameters"] = object_at(member(t, "input_schema"), at(p, "input_schema"));
         out.push_back(json::object{{"type", "function"}, {"function", std::move(function)}});
     }
     return out;
@@ -284,11 +256,11 @@ inline json::array tools(const json::value* v, std::vector<std::string>& dropped
 /// refuses a choice without tools: with none sent (all dropped), neither is sent.
 inline void put_tool_choice(const json::value& v, const json::array& tools, json::object& out)
 {
-    const auto& choice = object_at(&v, "tool_choice");
-    const auto type = string_at(choice, "type", "tool_choice");
+    const auto& choice = object_at(v, "tool_choice");
+    const auto type = required_string(choice, "type", "tool_choice");
     json::value chat(type == "any" ? std::string_view("required") : type);
     if (type == "tool") {
-        const auto name = string_at(choice, "name", "tool_choice");
+        const auto name = required_string(choice, "name", "tool_choice");
         const auto named = [&](const json::value& t) { return t.at("function").at("name").get_string() == name; };
         if (std::none_of(tools.begin(), tools.end(), named))
             refuse("`tool_choice.name` is `" + std::string(name) + "`, which is not one of the `tools` the gateway sends upstream");
@@ -296,12 +268,12 @@ inline void put_tool_choice(const json::value& v, const json::array& tools, json
     } else if (type != "auto" && type != "any" && type != "none") {
         refuse("`tool_choice.type` is `" + std::string(type) + "`: it must be `auto`, `any`, `tool` or `none`");
     }
-    const auto* serial = member(choice, "disable_parallel_tool_use");
-    if (serial != nullptr && !serial->is_bool())
+    const auto& serial = member(choice, "disable_parallel_tool_use");
+    if (!serial.is_null() && !serial.is_bool())
         refuse("`tool_choice.disable_parallel_tool_use` must be a boolean");
     if (!tools.empty())
         out["tool_choice"] = std::move(chat);
-    if (!tools.empty() && serial != nullptr && serial->get_bool() && type != "none")
+    if (!tools.empty() && serial.is_bool() && serial.get_bool() && type != "none")
         out["parallel_tool_calls"] = false;
 }
 
@@ -332,31 +304,25 @@ inline std::uint64_t text_bytes(const json::value& v, std::uint64_t& images)
     return bytes;
 }
 
-} // namespace detail
-
-/// The request `in` in Chat's dialect, or why not (`invalid_request`, naming the member). What
-/// Chat has no use for (metadata, thinking, context_management, output_config, service_tier,
-/// cache_control, citations, …) is ignored, never refused; what it cannot say is refused, never
-/// silently dropped, but for the server tools, listed in `dropped_tools`.
-inline std::variant<translated_request, request_error> to_chat_body(const json::object& in)
-try {
-    using namespace detail;
+/// The walk of to_chat_body, which throws a refusal where it finds one.
+inline translated_request translate(const json::object& in)
+{
     translated_request r;
     auto& body = r.body;
     const auto integer = [](const json::value& v) { return v.is_int64() || v.is_uint64(); };
     const auto number = [](const json::value& v) { return v.is_number(); };
     copy_member(in, "model", "model", "a string", [](const json::value& v) { return v.is_string(); }, body);
-    const auto* messages = member(in, "messages");
-    if (messages == nullptr || !messages->is_array() || messages->get_array().empty())
+    const auto& messages = member(in, "messages");
+    if (!messages.is_array() || messages.get_array().empty())
         refuse("`messages` must be a non-empty array");
     json::array out;
-    if (const auto* system = member(in, "system")) {
-        auto text = system->is_string() ? *system : user_content(system, "system", "system", out);
+    if (const auto& system = member(in, "system"); !system.is_null()) {
+        auto text = system.is_string() ? system : user_content(system, "system", "system", out);
         if (text != json::string())
             out.push_back(json::object{{"role", "system"}, {"content", std::move(text)}});
     }
-    for (std::size_t i = 0; i < messages->get_array().size(); ++i)
-        put_message(messages->get_array()[i], item("messages", i), out);
+    for (std::size_t i = 0; i < messages.get_array().size(); ++i)
+        put_message(messages.get_array()[i], at("messages", i), out);
     body["messages"] = std::move(out);
     copy_member(in, "max_tokens", "max_tokens", "an integer", integer, body);
     copy_member(in, "temperature", "temperature", "a number", number, body);
@@ -367,17 +333,26 @@ try {
         const auto is_string = [](const json::value& s) { return s.is_string(); };
         return v.is_array() && std::all_of(v.get_array().begin(), v.get_array().end(), is_string);
     }, body);
-    if (const auto* metadata = member(in, "metadata"); metadata != nullptr && metadata->is_object())
-        if (const auto* user = member(metadata->get_object(), "user_id"); user != nullptr && user->is_string())
-            body["user"] = *user;
-    json::array sent = tools(member(in, "tools"), r.dropped_tools);
-    if (const auto* choice = member(in, "tool_choice"))
-        put_tool_choice(*choice, sent, body);
+    if (const auto& metadata = member(in, "metadata"); metadata.is_object())
+        if (const auto& user = member(metadata.get_object(), "user_id"); user.is_string())
+            body["user"] = user;
+    json::array sent = tools(in, r.dropped_tools);
+    if (const auto& choice = member(in, "tool_choice"); !choice.is_null())
+        put_tool_choice(choice, sent, body);
     if (!sent.empty())
         body["tools"] = std::move(sent);
     return r;
-} catch (detail::refusal& e) {
-    return request_error{"invalid_request", std::move(e.message)};
+}
+
+} // namespace detail
+
+/// The request `in` in Chat's dialect, or why not (`invalid_request`, naming the member). What
+/// Chat has no use for (metadata, thinking, context_management, output_config, service_tier,
+/// cache_control, citations, …) is ignored, never refused; what it cannot say is refused, never
+/// silently dropped, but for the server tools, listed in `dropped_tools`.
+inline std::variant<translated_request, request_error> to_chat_body(const json::object& in)
+{
+    return checks::translated_or_refused([&] { return detail::translate(in); });
 }
 
 /// POST /v1/messages/count_tokens: an estimate, since open-model tokenizers are not at hand.
@@ -387,12 +362,12 @@ try {
 /// Deterministic, and it refuses nothing: malformed parts count what they hold.
 inline std::uint64_t estimate_input_tokens(const json::object& messages_request)
 {
-    std::uint64_t bytes = 0, images = 0, messages = detail::member(messages_request, "system") != nullptr ? 1 : 0;
+    using checks::member;
+    std::uint64_t bytes = 0, images = 0, messages = member(messages_request, "system").is_null() ? 0 : 1;
     for (const std::string_view key : {"system", "messages", "tools"})
-        if (const auto* v = detail::member(messages_request, key))
-            bytes += detail::text_bytes(*v, images);
-    if (const auto* list = detail::member(messages_request, "messages"); list != nullptr && list->is_array())
-        messages += list->get_array().size();
+        bytes += detail::text_bytes(member(messages_request, key), images);
+    if (const auto& list = member(messages_request, "messages"); list.is_array())
+        messages += list.get_array().size();
     return (bytes + 3) / 4 + messages * message_tokens + images * image_tokens;
 }
 

@@ -187,11 +187,9 @@ public:
             inner_(f);
             return;
         }
-        scratch_.clear();
-        call->arguments.feed(f.json, scratch_);
-        if (!scratch_.empty()) {
+        if (const auto text = decoded(call->arguments, f.json); !text.empty()) {
             toolstream::argument_fragment out = f;
-            out.json = scratch_;
+            out.json = text;
             inner_(out);
         }
         trim_scratch();
@@ -203,6 +201,13 @@ public:
     void operator()(const E& e)
     {
         inner_(e);
+    }
+
+    /// The end of the stream, for a writer that has one.
+    void done()
+        requires requires(Inner& i) { i.done(); }
+    {
+        inner_.done();
     }
 
     Inner& inner() noexcept { return inner_; }
@@ -218,18 +223,10 @@ private:
         detail::input_member_reader content;     // the CONTENT deltas
     };
 
-    static std::string_view chat_name(const toolstream::segment_event& e)
-    {
-        if (e.metadata != nullptr)
-            if (const auto* v = e.metadata->if_contains("tool_name"); v != nullptr && v->is_string())
-                return v->get_string();
-        return {};
-    }
-
     // The client tool a tool segment's name maps to, when there is anything to undo.
     const client_tool* find_tool(const toolstream::segment_event& e) const
     {
-        const std::string_view name = chat_name(e);
+        const std::string_view name = toolstream::metadata_string(e, "tool_name");
         if (name.empty())
             return nullptr;
         const auto it = tools_->find(std::string(name));
@@ -267,11 +264,9 @@ private:
             inner_(e);
             return;
         }
-        scratch_.clear();
-        call->content.feed(e.delta, scratch_);
-        if (!scratch_.empty()) {
+        if (const auto text = decoded(call->content, e.delta); !text.empty()) {
             toolstream::segment_event out = e;
-            out.delta = scratch_;
+            out.delta = text;
             inner_(out);
         }
         trim_scratch();
@@ -342,6 +337,14 @@ private:
             boost::json::object().swap(metadata_);
         else
             metadata_.clear();   // no copy of a call's arguments stays behind
+    }
+
+    // What `reader` decodes of the next `json` bytes of its call (held in scratch_).
+    std::string_view decoded(detail::input_member_reader& reader, std::string_view json)
+    {
+        scratch_.clear();
+        reader.feed(json, scratch_);
+        return scratch_;
     }
 
     void trim_scratch()

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "../chat_request.hpp"
+#include "../request_checks.hpp"
 #include "tools.hpp"
 
 #include <boost/json.hpp>
@@ -19,11 +20,13 @@ namespace gateway::responses {
 
 struct translated_request {
     json::object body;                        // an OpenAI Chat Completions request body
-    tool_table tools;                         // to map the model's calls back to the client's tools
+    client_tool_table tools;                        // to map the model's calls back to the client's tools
     std::vector<std::string> dropped_tools;   // the types of the hosted tools left out, for a log line
 };
 
 namespace detail {
+
+using namespace gateway::checks;
 
 /// Text parts are joined with a newline, as vLLM joins them: one string is the content every
 /// upstream reads.
@@ -38,13 +41,13 @@ inline void append_text(std::string& text, std::string_view part)
 /// other (`original`) is left to the upstream's default.
 inline json::object image_part(const json::object& part, const std::string& path)
 {
-    const auto url = string_at(part, "image_url", path);
+    const auto url = optional_string(part, "image_url", path);
     if (url.empty())
         refuse(member(part, "file_id").is_null()
                    ? "`" + at(path, "image_url") + "` must be a URL or a data URL"
                    : "`" + path + "` is an `input_image` by `file_id`: the gateway has no file store, so send the image as `image_url` (a URL or a data URL)");
     json::object image{{"url", url}};
-    if (const auto detail = string_at(part, "detail", path); detail == "low" || detail == "high" || detail == "auto")
+    if (const auto detail = optional_string(part, "detail", path); detail == "low" || detail == "high" || detail == "auto")
         image["detail"] = detail;
     return {{"type", "image_url"}, {"image_url", std::move(image)}};
 }
@@ -71,13 +74,13 @@ inline json::value message_content(const json::value& content, const std::string
     bool images = false;
     for (std::size_t i = 0; i < content.get_array().size(); ++i) {
         const auto part_path = at(path, i);
-        const auto& part = object_of(content.get_array()[i], part_path);
-        const auto type = string_at(part, "type", part_path, true);
+        const auto& part = object_at(content.get_array()[i], part_path);
+        const auto type = required_string(part, "type", part_path);
         std::string_view t;
         if (type == "input_text" || type == "output_text") {
-            t = string_at(part, "text", part_path, true);
+            t = required_string(part, "text", part_path);
         } else if (type == "refusal") {
-            t = string_at(part, "refusal", part_path, true);
+            t = required_string(part, "refusal", part_path);
         } else if (type == "input_image" && !assistant) {
             parts.push_back(image_part(part, part_path));
             images = true;
@@ -95,10 +98,10 @@ inline json::value message_content(const json::value& content, const std::string
 inline std::string reasoning_text(const json::object& item, std::string_view key, const std::string& path, std::string_view separator)
 {
     std::string text;
-    const auto* parts = array_at(item, key, path);
+    const auto* parts = optional_array(item, key, path);
     for (std::size_t i = 0; parts != nullptr && i < parts->size(); ++i) {
         const auto part_path = at(at(path, key), i);
-        const auto t = string_at(object_of((*parts)[i], part_path), "text", part_path, true);
+        const auto t = required_string(object_at((*parts)[i], part_path), "text", part_path);
         if (!text.empty() && !t.empty())
             text.append(separator);
         text.append(t);
@@ -122,8 +125,8 @@ public:
 
     void item(const json::value& v, const std::string& path)
     {
-        const auto& item = object_of(v, path);
-        std::string_view type = string_at(item, "type", path);
+        const auto& item = object_at(v, path);
+        std::string_view type = optional_string(item, "type", path);
         if (type.empty())
             type = !member(item, "role").is_null() ? "message" : !member(item, "id").is_null() ? "item_reference" : "";
         const bool output = type == "function_call_output" || type == "custom_tool_call_output";
@@ -150,7 +153,7 @@ public:
 private:
     void message(const json::object& item, const std::string& path)
     {
-        const auto role = string_at(item, "role", path, true);
+        const auto role = required_string(item, "role", path);
         const bool assistant = role == "assistant";
         if (!assistant && role != "user" && role != "system" && role != "developer")
             refuse("`" + at(path, "role") + "` must be `user`, `assistant`, `system` or `developer`");
@@ -167,11 +170,11 @@ private:
 
     void call(const json::object& item, const std::string& path, bool custom)
     {
-        const auto call_id = string_at(item, "call_id", path, true);
-        const auto name = chat_name(string_at(item, "namespace", path), string_at(item, "name", path, true));
+        const auto call_id = required_string(item, "call_id", path);
+        const auto name = chat_name(optional_string(item, "namespace", path), required_string(item, "name", path));
         // A custom tool is a function of one string, `input` (tools.hpp).
-        const std::string arguments = custom ? json::serialize(json::object{{"input", string_at(item, "input", path, true)}})
-                                             : std::string(string_at(item, "arguments", path, true));
+        const std::string arguments = custom ? json::serialize(json::object{{"input", required_string(item, "input", path)}})
+                                             : std::string(required_string(item, "arguments", path));
         if (!open_)
             messages_.push_back(json::object{{"role", "assistant"}, {"content", nullptr}});
         open_ = true;
@@ -185,7 +188,7 @@ private:
 
     void tool_output(const json::object& item, const std::string& path)
     {
-        const auto call_id = string_at(item, "call_id", path, true);
+        const auto call_id = required_string(item, "call_id", path);
         const auto& output = member(item, "output");
         const auto output_path = at(path, "output");
         std::string text;
@@ -195,10 +198,10 @@ private:
         } else if (const auto* parts = output.if_array()) {
             for (std::size_t i = 0; i < parts->size(); ++i) {
                 const auto part_path = at(output_path, i);
-                const auto& part = object_of((*parts)[i], part_path);
-                const auto type = string_at(part, "type", part_path, true);
+                const auto& part = object_at((*parts)[i], part_path);
+                const auto type = required_string(part, "type", part_path);
                 if (type == "input_text" || type == "output_text")
-                    append_text(text, string_at(part, "text", part_path, true));
+                    append_text(text, required_string(part, "text", part_path));
                 else if (type == "input_image")
                     images.push_back(image_part(part, part_path));
                 else
@@ -268,19 +271,19 @@ inline void copy_number(const json::object& in, std::string_view from, json::obj
 inline json::value response_format(const json::object& request)
 {
     const auto& text = member(request, "text");
-    const auto& format = text.is_null() ? text : member(object_of(text, "text"), "format");
+    const auto& format = text.is_null() ? text : member(object_at(text, "text"), "format");
     if (format.is_null())
         return nullptr;
-    const auto& f = object_of(format, "text.format");
-    const auto type = string_at(f, "type", "text.format", true);
+    const auto& f = object_at(format, "text.format");
+    const auto type = required_string(f, "type", "text.format");
     if (type == "json_object")
         return json::object{{"type", "json_object"}};
     if (type == "text")
         return nullptr;
     if (type != "json_schema")
         refuse("`text.format.type` must be `text`, `json_schema` or `json_object`");
-    json::object schema{{"name", string_at(f, "name", "text.format", true)}};
-    if (const auto description = string_at(f, "description", "text.format"); !description.empty())
+    json::object schema{{"name", required_string(f, "name", "text.format")}};
+    if (const auto description = optional_string(f, "description", "text.format"); !description.empty())
         schema["description"] = description;
     if (!member(f, "schema").is_object())
         refuse("`text.format.schema` must be an object (a JSON schema)");
@@ -306,11 +309,11 @@ inline translated_request translate(const json::object& request)
 
     translated_request out;
     auto& body = out.body;
-    if (const auto model = string_at(request, "model", ""); !model.empty())
+    if (const auto model = optional_string(request, "model", ""); !model.empty())
         body["model"] = model;
 
     json::array messages;
-    if (const auto instructions = string_at(request, "instructions", ""); !instructions.empty())
+    if (const auto instructions = optional_string(request, "instructions", ""); !instructions.empty())
         messages.push_back(json::object{{"role", "system"}, {"content", instructions}});
     if (const auto& input = member(request, "input"); input.is_string()) {
         messages.push_back(json::object{{"role", "user"}, {"content", input}});
@@ -334,7 +337,7 @@ inline translated_request translate(const json::object& request)
     else if (!stream.is_null())
         refuse("`stream` must be a boolean");
     if (const auto& reasoning = member(request, "reasoning"); !reasoning.is_null())
-        if (const auto effort = string_at(object_of(reasoning, "reasoning"), "effort", "reasoning"); !effort.empty())
+        if (const auto effort = optional_string(object_at(reasoning, "reasoning"), "effort", "reasoning"); !effort.empty())
             body["reasoning_effort"] = effort;
     if (auto format = response_format(request); !format.is_null())
         body["response_format"] = std::move(format);
@@ -365,11 +368,7 @@ inline translated_request translate(const json::object& request)
 /// `reasoning.summary`, …) are accepted and left out; what needs stored state is refused.
 inline std::variant<translated_request, request_error> to_chat_body(const json::object& responses_request)
 {
-    try {
-        return detail::translate(responses_request);
-    } catch (const detail::refused& r) {
-        return request_error{"invalid_request", r.message};
-    }
+    return checks::translated_or_refused([&] { return detail::translate(responses_request); });
 }
 
 } // namespace gateway::responses

@@ -1,8 +1,9 @@
 // The tools of an OpenAI Responses request as Chat Completions functions, and the table that maps
-// the model's calls back to the tools the client named. Also the checks both translations share.
+// the model's calls back to the tools the client named.
 #pragma once
 
 #include "../chat_request.hpp"
+#include "../request_checks.hpp"
 #include "tool_table.hpp"
 
 #include <boost/json.hpp>
@@ -34,88 +35,19 @@ inline std::string chat_name(std::string_view namespace_name, std::string_view n
     return out;
 }
 
-/// Chat function name → the client's tool (tool_kind, client_tool: tool_table.hpp), for every tool
-/// offered, plain functions too, so that a name missing here is one the model made up;
-/// `&by_chat_name` is what client_tool_calls reads.
-struct tool_table {
-    client_tool_table by_chat_name;
-
-    /// The client's tool behind a function the model called, or null.
-    const client_tool* find(const std::string& chat_function_name) const
-    {
-        const auto it = by_chat_name.find(chat_function_name);
-        return it != by_chat_name.end() ? &it->second : nullptr;
-    }
-};
-
 namespace detail {
 
-/// Why the request is refused. The checks throw it and `to_chat_body` catches it, so a check is one
-/// line however deep the member sits.
-struct refused {
-    std::string message;
-};
-
-[[noreturn]] inline void refuse(std::string message)
-{
-    throw refused{std::move(message)};
-}
-
-/// Where a member is, for a message: `input[3].content[0].image_url`.
-inline std::string at(std::string_view path, std::string_view key)
-{
-    return path.empty() ? std::string(key) : std::string(path) + "." + std::string(key);
-}
-
-inline std::string at(std::string_view path, std::size_t index)
-{
-    return std::string(path) + "[" + std::to_string(index) + "]";
-}
-
-/// `o[key]`, null when absent: the Responses API takes a missing member and a null one alike.
-inline const json::value& member(const json::object& o, std::string_view key)
-{
-    static const json::value none;
-    const auto* v = o.if_contains(key);
-    return v != nullptr ? *v : none;
-}
-
-inline const json::object& object_of(const json::value& v, std::string_view path)
-{
-    if (!v.is_object())
-        refuse("`" + std::string(path) + "` must be an object");
-    return v.get_object();
-}
-
-/// The string `o[key]`: empty when it is missing or null, unless it is `required`.
-inline std::string_view string_at(const json::object& o, std::string_view key, std::string_view path, bool required = false)
-{
-    const auto& v = member(o, key);
-    if (v.is_string())
-        return v.get_string();
-    if (required || !v.is_null())
-        refuse("`" + at(path, key) + "` must be a string");
-    return {};
-}
-
-/// The array `o[key]`, or null when it is missing or null.
-inline const json::array* array_at(const json::object& o, std::string_view key, std::string_view path)
-{
-    const auto& v = member(o, key);
-    if (!v.is_null() && !v.is_array())
-        refuse("`" + at(path, key) + "` must be an array");
-    return v.if_array();
-}
+using namespace gateway::checks;
 
 /// A function tool (`{name, description?, parameters?, strict?}`) as a Chat one.
 inline json::object chat_function(const json::object& tool, const std::string& name, std::string_view path)
 {
     json::object fn{{"name", name}};
-    if (const auto description = string_at(tool, "description", path); !description.empty())
+    if (const auto description = optional_string(tool, "description", path); !description.empty())
         fn["description"] = description;
     const auto& parameters = member(tool, "parameters");
     if (!parameters.is_null() && !parameters.is_object())
-        refuse("`" + at(path, "parameters") + "` must be an object (a JSON schema)");
+        refuse(backticked(at(path, "parameters")) + " must be an object (a JSON schema)");
     fn["parameters"] = parameters.is_object() ? parameters : json::object{{"type", "object"}, {"properties", json::object{}}};
     if (const auto& strict = member(tool, "strict"); strict.is_bool())
         fn["strict"] = strict;
@@ -129,15 +61,15 @@ inline json::object chat_function(const json::object& tool, const std::string& n
 /// model then knows the format, and the client still checks it.
 inline json::object chat_custom(const json::object& tool, const std::string& name, std::string_view path)
 {
-    std::string description(string_at(tool, "description", path));
+    std::string description(optional_string(tool, "description", path));
     std::string input_description = "The tool's input, as free-form text.";
     if (const auto& format = member(tool, "format"); !format.is_null()) {
         const auto format_path = at(path, "format");
-        const auto& f = object_of(format, format_path);
-        const auto type = string_at(f, "type", format_path, true);
+        const auto& f = object_at(format, format_path);
+        const auto type = required_string(f, "type", format_path);
         if (type == "grammar") {
-            const auto syntax = string_at(f, "syntax", format_path, true);
-            const auto definition = string_at(f, "definition", format_path, true);
+            const auto syntax = required_string(f, "syntax", format_path);
+            const auto definition = required_string(f, "definition", format_path);
             description += (description.empty() ? "" : "\n\n") + std::string("The input must follow this ") +
                            std::string(syntax) + " grammar:\n" + std::string(definition);
             input_description = "The tool's input, as text in the " + std::string(syntax) + " grammar of the tool's description.";
@@ -157,7 +89,7 @@ inline json::object chat_custom(const json::object& tool, const std::string& nam
 /// The Chat side of the Responses `tools`.
 struct chat_tools {
     json::array tools;
-    tool_table table;
+    client_tool_table table;
     std::vector<std::string> dropped;   // the types of the hosted tools left out
 };
 
@@ -173,15 +105,15 @@ inline chat_tools to_chat_tools(const json::value& tools)
     if (!tools.is_array())
         refuse("`tools` must be an array");
     const auto add = [&](const json::object& tool, std::string_view namespace_name, const std::string& path) {
-        const auto name = string_at(tool, "name", path, true);
+        const auto name = required_string(tool, "name", path);
         if (name.empty())
             refuse("`" + at(path, "name") + "` must not be empty");
         const auto chat = chat_name(namespace_name, name);
         if (!namespace_name.empty() && chat.size() > max_function_name)
             refuse("`" + at(path, "name") + "`: the flattened function name `" + chat + "` is longer than " +
                    std::to_string(max_function_name) + " characters, OpenAI's limit");
-        const auto kind = string_at(tool, "type", path, true) == "custom" ? tool_kind::custom : tool_kind::function;
-        if (!out.table.by_chat_name.emplace(chat, client_tool{kind, std::string(name), std::string(namespace_name)}).second)
+        const auto kind = required_string(tool, "type", path) == "custom" ? tool_kind::custom : tool_kind::function;
+        if (!out.table.emplace(chat, client_tool{kind, std::string(name), std::string(namespace_name)}).second)
             refuse("`" + at(path, "name") + "`: two tools would have the function name `" + chat +
                    "` (a namespace's tools are named `<namespace>__<name>`)");
         out.tools.push_back(kind == tool_kind::custom ? chat_custom(tool, chat, path) : chat_function(tool, chat, path));
@@ -189,19 +121,19 @@ inline chat_tools to_chat_tools(const json::value& tools)
     const auto& list = tools.get_array();
     for (std::size_t i = 0; i < list.size(); ++i) {
         const auto path = at("tools", i);
-        const auto& tool = object_of(list[i], path);
-        const auto type = string_at(tool, "type", path, true);
+        const auto& tool = object_at(list[i], path);
+        const auto type = required_string(tool, "type", path);
         if (type == "function" || type == "custom") {
             add(tool, {}, path);
         } else if (type == "namespace") {
-            const auto namespace_name = string_at(tool, "name", path, true);
+            const auto namespace_name = required_string(tool, "name", path);
             if (namespace_name.empty())
                 refuse("`" + at(path, "name") + "` must not be empty");
-            const auto* nested = array_at(tool, "tools", path);
+            const auto* nested = optional_array(tool, "tools", path);
             for (std::size_t k = 0; nested != nullptr && k < nested->size(); ++k) {
                 const auto nested_path = at(at(path, "tools"), k);
-                const auto& t = object_of((*nested)[k], nested_path);
-                const auto nested_type = string_at(t, "type", nested_path, true);
+                const auto& t = object_at((*nested)[k], nested_path);
+                const auto nested_type = required_string(t, "type", nested_path);
                 if (nested_type != "function" && nested_type != "custom")
                     refuse("`" + at(nested_path, "type") + "` must be `function` or `custom`: a namespace holds only those");
                 add(t, namespace_name, nested_path);
@@ -216,7 +148,7 @@ inline chat_tools to_chat_tools(const json::value& tools)
 /// The Chat `tool_choice`, or null to leave it out. A forced function or custom tool is named by its
 /// Chat name; `allowed_tools` keeps only its mode (open-model upstreams know no allowed list); a
 /// hosted tool, which was left out, becomes `auto`.
-inline json::value to_chat_tool_choice(const json::value& choice, const tool_table& table)
+inline json::value to_chat_tool_choice(const json::value& choice, const client_tool_table& table)
 {
     if (choice.is_null())
         return nullptr;
@@ -225,15 +157,15 @@ inline json::value to_chat_tool_choice(const json::value& choice, const tool_tab
     if (!choice.is_object())
         refuse("`tool_choice` must be `auto`, `none`, `required` or an object");
     const auto& o = choice.get_object();
-    const auto type = string_at(o, "type", "tool_choice", true);
+    const auto type = required_string(o, "type", "tool_choice");
     if (type == "function" || type == "custom") {
-        const std::string name(string_at(o, "name", "tool_choice", true));
-        if (table.find(name) == nullptr)
+        const std::string name(required_string(o, "name", "tool_choice"));
+        if (!table.contains(name))
             refuse("`tool_choice.name`: `" + name + "` is not a function or custom tool in `tools`");
         return json::object{{"type", "function"}, {"function", json::object{{"name", name}}}};
     }
     if (type == "allowed_tools") {
-        const auto mode = string_at(o, "mode", "tool_choice", true);
+        const auto mode = required_string(o, "mode", "tool_choice");
         if (mode != "auto" && mode != "required")
             refuse("`tool_choice.mode` must be `auto` or `required`");
         return json::string(mode);

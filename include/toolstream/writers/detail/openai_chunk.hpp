@@ -52,10 +52,8 @@ constexpr std::string_view openai_finish_reason(finish_kind kind) noexcept
 /// segment's table name, else empty.
 inline std::string_view tool_name_of(const segment_event& e)
 {
-    if (e.metadata != nullptr)
-        if (auto it = e.metadata->find("tool_name"); it != e.metadata->end() && it->value().is_string()
-                                                     && !it->value().get_string().empty())
-            return it->value().get_string();
+    if (const auto name = metadata_string(e, "tool_name"); !name.empty())
+        return name;
     const tool_syntax* syntax = find_tool_syntax(e.segment_kind);
     return syntax != nullptr ? syntax->tool_name : std::string_view{};
 }

@@ -22,15 +22,6 @@ namespace toolstream::detail {
 
 enum class response_item_type : unsigned char { message, reasoning, function_call, custom_tool_call };
 
-/// The metadata `namespace` of a call's segment (set for a Responses namespace tool), or empty.
-inline std::string_view tool_namespace_of(const segment_event& e)
-{
-    if (e.metadata != nullptr)
-        if (const auto* ns = e.metadata->if_contains("namespace"); ns != nullptr && ns->is_string())
-            return ns->get_string();
-    return {};
-}
-
 /// One output item. `content` is its text, reasoning, arguments or custom input as written:
 /// valid UTF-8 (a byte that is not becomes U+FFFD) and the one copy the writers keep of it,
 /// since both the item's `.done` event and the final response repeat it whole.
@@ -103,7 +94,7 @@ public:
                                              : response_item_type::function_call);
             item.call_id.assign(e.segment_id);
             item.name.assign(tool_name_of(e));
-            item.tool_namespace.assign(tool_namespace_of(e));
+            item.tool_namespace.assign(metadata_string(e, "namespace"));
             return &item;
         }
         if (e.type != segment_event_type::SEGMENT_END)
@@ -114,7 +105,7 @@ public:
         if (item->name.empty())
             item->name.assign(tool_name_of(e));
         if (item->tool_namespace.empty())
-            item->tool_namespace.assign(tool_namespace_of(e));
+            item->tool_namespace.assign(metadata_string(e, "namespace"));
         // A complete call without arguments takes none: `{}`, the JSON clients parse (as the
         // core's invocation reads it), not an empty string they cannot.
         if (e.status == segment_status::complete && item->type == response_item_type::function_call
