@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+namespace test_replay {
+
 namespace {
 
 struct process_result {
@@ -235,3 +237,5 @@ TEST_CASE("replay: the CLI was not built, so its process tests are skipped", "[c
     WARN("toolstream-replay not built (TOOLSTREAM_BUILD_EXAMPLES=OFF)");
 }
 #endif
+
+} // namespace test_replay

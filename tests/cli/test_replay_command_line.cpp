@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+namespace test_replay_command_line {
+
 #ifdef TOOLSTREAM_REPLAY_PATH
 
 namespace {
@@ -190,3 +192,5 @@ TEST_CASE("replay: output that cannot be written is an error, exit 1", "[cli]")
 }
 
 #endif
+
+} // namespace test_replay_command_line

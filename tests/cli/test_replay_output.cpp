@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+namespace test_replay_output {
+
 #ifdef TOOLSTREAM_REPLAY_PATH
 
 namespace {
@@ -97,3 +99,5 @@ TEST_CASE("replay: a stream of another provider, binary or empty exits 1", "[cli
 }
 
 #endif
+
+} // namespace test_replay_output

@@ -14,6 +14,8 @@
 
 #include <random>
 
+namespace test_fixtures {
+
 using namespace toolstream;
 
 namespace {
@@ -80,3 +82,5 @@ TEST_CASE("conformance: every recorded stream equals its expected result at ever
     CHECK(checked == fixtures.size());
     CHECK(checked >= 58);
 }
+
+} // namespace test_fixtures

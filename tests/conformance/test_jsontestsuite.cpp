@@ -18,6 +18,8 @@
 #include <filesystem>
 #include <random>
 
+namespace test_jsontestsuite {
+
 using namespace toolstream;
 
 namespace {
@@ -140,3 +142,5 @@ TEST_CASE("JSONTestSuite: test::json_problem, which checks every writer's output
     CHECK(valid >= 95);
     CHECK(invalid >= 185);
 }
+
+} // namespace test_jsontestsuite

@@ -11,6 +11,8 @@
 #include <array>
 #include <random>
 
+namespace test_api_edge_cases {
+
 using namespace toolstream;
 
 namespace {
@@ -258,3 +260,5 @@ TEST_CASE("property: concatenated CONTENT equals the decoded content at random c
         REQUIRE(r.invocations.at(0).arguments == obj);
     }
 }
+
+} // namespace test_api_edge_cases

@@ -6,6 +6,8 @@
 
 #include <boost/json/parse.hpp>
 
+namespace test_api_tool_call {
+
 using namespace toolstream;
 using toolstream::test::coalesce;
 using toolstream::test::dump;
@@ -159,3 +161,5 @@ TEST_CASE("api_tool_call: parallel calls interleave by index", "[api]")
     CHECK(h.invocations()[1].id == "c1");
     CHECK(h.invocations()[1].arguments == boost::json::object{{"command", "python test.py"}});
 }
+
+} // namespace test_api_tool_call

@@ -13,6 +13,8 @@
 #include <random>
 #include <string>
 
+namespace test_argument_fragments {
+
 using namespace toolstream;
 
 namespace {
@@ -175,3 +177,5 @@ TEST_CASE("fragments: every recorded stream, native calls verbatim, identical at
     }
     CHECK(segments > 0);
 }
+
+} // namespace test_argument_fragments

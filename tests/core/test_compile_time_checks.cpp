@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+namespace test_compile_time_checks {
+
 using namespace toolstream;
 
 namespace {
@@ -146,3 +148,5 @@ TEST_CASE("runtime_pipeline's names: text and the providers, nothing else", "[ru
         CHECK((*made)->wire_framing() != framing::text);
     }
 }
+
+} // namespace test_compile_time_checks

@@ -8,6 +8,8 @@
 
 #include <boost/json.hpp>
 
+namespace test_events {
+
 using namespace toolstream;
 
 TEST_CASE("event JSON matches the reference serialization", "[events]")
@@ -101,3 +103,5 @@ TEST_CASE("generated segment ids count up per stream and take the per-turn prefi
     CHECK(ev[3].segment_id == "turn_ab12:seg_2");
     CHECK(ev[3].segment_kind == segment_type::text);
 }
+
+} // namespace test_events

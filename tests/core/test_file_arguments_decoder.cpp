@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+namespace test_file_arguments_decoder {
+
 using namespace toolstream;
 
 namespace {
@@ -263,3 +265,5 @@ TEST_CASE("json_string_decoder: read() stops at the byte in error, having append
     CHECK(ec);
     CHECK(out == "0123456789abcdef");
 }
+
+} // namespace test_file_arguments_decoder

@@ -4,6 +4,8 @@
 
 #include "catch_compat.hpp"
 
+namespace test_handler {
+
 using namespace toolstream;
 
 TEST_CASE("feeding after finalize is an error and a second finalize does nothing", "[handler]")
@@ -106,3 +108,5 @@ TEST_CASE("reset starts a fresh stream with fresh ids", "[handler]")
     CHECK(h.invocations()[0].id == "seg_1");
     CHECK(h.invocations()[0].is_complete());
 }
+
+} // namespace test_handler

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_json_extent {
+
 using toolstream::detail::json_extent;
 using toolstream::detail::string_skip;
 
@@ -90,3 +92,5 @@ TEST_CASE("string_skip: the quote that closes a string, past its escapes", "[cor
     string_skip trailing(open_escape, open_escape.size());
     CHECK(trailing.closing_quote(trailing.next(0)) == open_escape.size());
 }
+
+} // namespace test_json_extent

@@ -7,6 +7,8 @@
 
 #include <boost/json/serialize.hpp>
 
+namespace test_limits {
+
 using namespace toolstream;
 
 namespace {
@@ -87,3 +89,5 @@ TEST_CASE("limits: the default depth accepts the 64 levels Boost.JSON's own defa
     REQUIRE(!h.feed(delta(0, "f", R"({"a":)" + nested + "}", true)));
     CHECK(h.invocations().at(0).is_complete());
 }
+
+} // namespace test_limits

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace test_sinks {
+
 using namespace toolstream;
 
 namespace {
@@ -132,3 +134,5 @@ TEST_CASE("sinks: the pipeline, the handler, tee_sink and callback_sink forward 
     CHECK(direct["tool_invocation"] == 2);
     CHECK(direct["response_started"] == 1);
 }
+
+} // namespace test_sinks

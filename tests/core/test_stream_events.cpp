@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+namespace test_stream_events {
+
 using namespace toolstream;
 
 namespace {
@@ -98,3 +100,5 @@ TEST_CASE("stream events: an empty stream still starts and finishes its one choi
     CHECK(response_lines("") == std::vector<std::string>{"RESPONSE  ", "FAILED the openai_chat stream is empty: no event",
                                                          "FINISH 0  \"error\""});
 }
+
+} // namespace test_stream_events

@@ -9,6 +9,8 @@
 
 #include <string>
 
+namespace test_summary_agreement {
+
 using namespace toolstream;
 
 namespace {
@@ -61,3 +63,5 @@ TEST_CASE("summary: every policy's calls are reported with the invocation's argu
     }
     CHECK(checked == expected);
 }
+
+} // namespace test_summary_agreement

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <unordered_set>
 
+namespace test_utf8_decoding {
+
 namespace {
 
 using toolstream::detail::decode_utf8;
@@ -154,3 +156,5 @@ TEST_CASE("utf8: every 1- and 2-byte sequence, every 3-byte one with an E0-EF le
     CHECK(check.first_disagreement == "");
     CHECK(check.checked == 256 + 65536 + 16 * 64 * 256 + 16 * 192 * 5 + 8 * 256 * 25);
 }
+
+} // namespace test_utf8_decoding

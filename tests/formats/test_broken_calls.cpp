@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_broken_calls {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -53,3 +55,5 @@ TEST_CASE("broken call markup through the OpenAI SSE writer: a tool call, finish
         CHECK(sse.find("\"finish_reason\":\"stop\"") != std::string::npos);
     }
 }
+
+} // namespace test_broken_calls

@@ -17,6 +17,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_cohere_command {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -126,3 +128,5 @@ TEST_CASE("cohere_command: reasoning parsers of the same names", "[formats][cohe
     // The tokens are special tokens: a later region is reasoning too.
     CHECK(segments(test::run_checked<cmd3>("a<|START_THINKING|>b<|END_THINKING|>c", r3)) == "text \"a\"\nreasoning \"b\"\ntext \"c\"\n");
 }
+
+} // namespace test_cohere_command

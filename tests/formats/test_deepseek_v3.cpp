@@ -5,6 +5,8 @@
 #include "catch_compat.hpp"
 #include "formats/format_checks.hpp"
 
+namespace test_deepseek_v3 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -65,3 +67,5 @@ TEST_CASE("deepseek_v3: generated inputs", "[formats][deepseek_v3][generated]")
     for (const auto& input : test::mixed_inputs(pieces, 40))
         test::run_checked<deepseek_v3>(input);
 }
+
+} // namespace test_deepseek_v3

@@ -7,6 +7,8 @@
 
 #include <boost/json/parse.hpp>
 
+namespace test_deepseek_v31 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -88,3 +90,5 @@ TEST_CASE("deepseek_v31: generated inputs and a 1 MiB body", "[formats][deepseek
         + body + "\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
     test::check_large_body<deepseek_v31>(input, std::string(boost::json::parse("\"" + body + "\"").as_string()), 64);
 }
+
+} // namespace test_deepseek_v31

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_deepseek_v32 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -115,3 +117,5 @@ TEST_CASE("deepseek_v32: generated inputs at every chunking", "[formats][deepsee
         run(input, with_schemas(80));
     }
 }
+
+} // namespace test_deepseek_v32

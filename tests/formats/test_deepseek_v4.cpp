@@ -16,6 +16,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_deepseek_v4 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -116,3 +118,5 @@ TEST_CASE("deepseek_v4: generated inputs at every chunking", "[formats][deepseek
         run(input, with_schemas(80));
     }
 }
+
+} // namespace test_deepseek_v4

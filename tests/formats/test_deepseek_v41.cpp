@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_deepseek_v41 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -107,3 +109,5 @@ TEST_CASE("deepseek_v41: generated inputs at every chunking", "[formats][deepsee
         run(input, with_schemas(80));
     }
 }
+
+} // namespace test_deepseek_v41

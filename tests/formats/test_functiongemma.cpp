@@ -17,6 +17,8 @@
 #include <string_view>
 #include <utility>
 
+namespace test_functiongemma {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -111,3 +113,5 @@ TEST_CASE("functiongemma: generated inputs at every chunking", "[formats][functi
     for (const auto& input : test::mixed_inputs(pieces, 15, 7))
         test::run_checked<functiongemma>(input, text_format_options{.max_held = 40, .max_held_body = 24, .schemas = {}});
 }
+
+} // namespace test_functiongemma

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_gemma4 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -184,3 +186,5 @@ TEST_CASE("gemma4: a 1 MiB write_file streams with a bounded hold", "[formats][g
                               + "<|\"|>}<tool_call|>\nProse after.";
     test::check_large_body<gemma4>(input, body, 64);
 }
+
+} // namespace test_gemma4

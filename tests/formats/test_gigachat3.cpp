@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_gigachat3 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -87,3 +89,5 @@ TEST_CASE("gigachat3: cut off, invalid JSON, generated inputs", "[formats][gigac
         test::check_byte_conservation<gigachat3>(input);
     }
 }
+
+} // namespace test_gigachat3

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_glm45 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -102,3 +104,5 @@ TEST_CASE("glm45: a 1 MiB write_file streams with a bounded hold", "[formats][gl
                               "<arg_key>content</arg_key>\n<arg_value>" + body + "</arg_value>\n</tool_call>\nAfter.";
     test::check_large_body<glm45>(input, body, 128);
 }
+
+} // namespace test_glm45

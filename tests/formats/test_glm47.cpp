@@ -17,6 +17,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_glm47 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -108,3 +110,5 @@ TEST_CASE("glm47: generated inputs at every chunking", "[formats][glm47][generat
         run(input, with_schemas(40));
     }
 }
+
+} // namespace test_glm47

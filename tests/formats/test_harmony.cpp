@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_harmony {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -102,3 +104,5 @@ TEST_CASE("openai: a 1 MiB write_file body streams with a bounded hold", "[forma
                               + body + "\"}<|call|>";
     test::check_large_body<harmony>(input, decoded, 256);
 }
+
+} // namespace test_harmony

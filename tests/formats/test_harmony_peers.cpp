@@ -6,6 +6,8 @@
 #include "catch_compat.hpp"
 #include "formats/format_checks.hpp"
 
+namespace test_harmony_peers {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -29,3 +31,5 @@ TEST_CASE("openai: a recipient in the role header is a call (vLLM, llama.cpp)", 
     CHECK(segments(test::run_checked<harmony>("<|channel|>final<|message|>Send it to=me")) == "text \"Send it to=me\"\n");
     CHECK(segments(test::run_checked<harmony>("Say to=x")) == "text \"Say to=x\"\n");
 }
+
+} // namespace test_harmony_peers

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_hermes {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -141,3 +143,5 @@ TEST_CASE("hermes: a 1 MiB write_file streams with a bounded hold", "[formats][h
                               "\"content\": \"" + body + "\"}}\n</tool_call>\nProse after.";
     test::check_large_body<hermes>(input, std::string(boost::json::parse("\"" + body + "\"").as_string()), 64);
 }
+
+} // namespace test_hermes

@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_hy_v3 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -119,3 +121,5 @@ TEST_CASE("hy_v3: generated inputs at every chunking", "[formats][hy_v3][generat
         run(input, with_schemas(48));
     }
 }
+
+} // namespace test_hy_v3

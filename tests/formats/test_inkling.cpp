@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_inkling {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -94,3 +96,5 @@ TEST_CASE("inkling: generated inputs at every chunking", "[formats][inkling][gen
     for (const auto& input : test::mixed_inputs(pieces, 15, 7))
         run(input, text_format_options{.max_held = 16, .max_held_body = 24, .schemas = {}});
 }
+
+} // namespace test_inkling

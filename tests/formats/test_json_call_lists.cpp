@@ -26,6 +26,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_json_call_lists {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -307,3 +309,5 @@ TEST_CASE("llama4_json is llama3_json, as vLLM registers one parser class under 
 {
     STATIC_REQUIRE(canonical_policy_name("llama4_json") == "llama3_json");
 }
+
+} // namespace test_json_call_lists

@@ -18,6 +18,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_json_in_markers {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -121,3 +123,5 @@ TEMPLATE_TEST_CASE("json in markers: generated inputs at every chunking", "[form
     for (const auto& input : test::mixed_inputs(pieces, 40))
         F::run(input);
 }
+
+} // namespace test_json_in_markers

@@ -7,6 +7,8 @@
 #include "catch_compat.hpp"
 #include "formats/format_checks.hpp"
 
+namespace test_json_peers {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -43,3 +45,5 @@ TEST_CASE("kimi_k2: a call with invalid JSON arguments does not drop the calls a
     // The broken call is reported (kept as designed: vLLM passes its raw text on), the next one is whole.
     CHECK(calls(r) == "functions.f:0 f {} invalid_arguments\nfunctions.g:1 g {\"b\":2}\n");
 }
+
+} // namespace test_json_peers

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_key_value_peers {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -138,3 +140,5 @@ TEST_CASE("glm45: values JSON-decoded without a schema; a name without a line br
           == "seg_2 get_weather {\"city\":\"Paris\"}\n");
     CHECK(calls(test::run_checked<glm45>("<tool_call>ping</tool_call>")) == "seg_1 ping {}\n");
 }
+
+} // namespace test_key_value_peers

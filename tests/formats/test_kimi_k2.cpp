@@ -5,6 +5,8 @@
 #include "catch_compat.hpp"
 #include "formats/format_checks.hpp"
 
+namespace test_kimi_k2 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -61,3 +63,5 @@ TEST_CASE("kimi_k2: generated inputs", "[formats][kimi_k2][generated]")
     for (const auto& input : test::mixed_inputs(pieces, 40))
         test::run_checked<kimi_k2>(input);
 }
+
+} // namespace test_kimi_k2

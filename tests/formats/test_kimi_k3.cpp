@@ -17,6 +17,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_kimi_k3 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -153,3 +155,5 @@ TEST_CASE("kimi_k3: generated inputs at every chunking", "[formats][kimi_k3][gen
         run(input, with_schemas(80));
     }
 }
+
+} // namespace test_kimi_k3

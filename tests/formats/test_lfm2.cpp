@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_lfm2 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -84,3 +86,5 @@ TEST_CASE("lfm2: cut off, invalid calls, generated inputs", "[formats][lfm2][fin
         test::check_byte_conservation<lfm2>(input);
     }
 }
+
+} // namespace test_lfm2

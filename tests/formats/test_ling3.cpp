@@ -17,6 +17,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_ling3 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -95,3 +97,5 @@ TEST_CASE("ling3: generated inputs at every chunking", "[formats][ling3][generat
         run(input, with_schemas(40));
     }
 }
+
+} // namespace test_ling3

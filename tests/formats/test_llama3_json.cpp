@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_llama3_json {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -83,3 +85,5 @@ TEST_CASE("llama3_json: a 1 MiB write_file body streams with a bounded hold", "[
                               + "\"}}\nAfter.";
     test::check_large_body<llama3_json>(input, decoded, 128);
 }
+
+} // namespace test_llama3_json

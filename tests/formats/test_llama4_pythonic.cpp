@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_llama4_pythonic {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -87,3 +89,5 @@ TEST_CASE("llama4_pythonic: cut off, invalid calls, generated inputs", "[formats
         test::check_byte_conservation<llama4_pythonic>(input);
     }
 }
+
+} // namespace test_llama4_pythonic

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_minimax_m2 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -98,3 +100,5 @@ TEST_CASE("minimax_m2: a 1 MiB write_file streams with a bounded hold", "[format
     // The line break before </parameter> is syntax.
     test::check_large_body<minimax_m2>(input, std::string_view(body).substr(0, body.size() - 1), 128);
 }
+
+} // namespace test_minimax_m2

@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_mistral {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -93,3 +95,5 @@ TEST_CASE("mistral: a 1 MiB write_file body streams with a bounded hold", "[form
     const std::string input = "ok [TOOL_CALLS]write_file[ARGS]{\"path\": \"big.txt\", \"content\": \"" + body + "\"} done";
     test::check_large_body<mistral_calls>(input, decoded, 128);
 }
+
+} // namespace test_mistral

@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_olmo3 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -94,3 +96,5 @@ TEST_CASE("olmo3: cut off, invalid calls, generated inputs", "[formats][olmo3][f
         test::check_byte_conservation<olmo3>(input);
     }
 }
+
+} // namespace test_olmo3

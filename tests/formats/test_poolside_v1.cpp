@@ -16,6 +16,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_poolside_v1 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -95,3 +97,5 @@ TEST_CASE("poolside_v1: generated inputs at every chunking", "[formats][poolside
         run(input, with_schemas(40));
     }
 }
+
+} // namespace test_poolside_v1

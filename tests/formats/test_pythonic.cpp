@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_pythonic {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -234,3 +236,5 @@ TEST_CASE("pythonic: a token or an undecided container past max_held fails the s
     REQUIRE(r.invocations.size() == 1);
     CHECK(r.invocations[0].arguments.at("path") == "late.txt");
 }
+
+} // namespace test_pythonic

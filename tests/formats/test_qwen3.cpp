@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_qwen3 {
+
 using namespace toolstream;
 using test::calls;
 
@@ -68,3 +70,5 @@ TEST_CASE("qwen3: reasoning, then calls, as the unified parser reads them", "[fo
     // A bare <function=…> call in the content.
     CHECK(calls(run_named_qwen3("</think>Sure. <function=f>\n<parameter=a>\nx\n</parameter>\n</function>")) == "seg_2 f {\"a\":\"x\"}\n");
 }
+
+} // namespace test_qwen3

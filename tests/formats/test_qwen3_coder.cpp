@@ -16,6 +16,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_qwen3_coder {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -176,3 +178,5 @@ TEST_CASE("qwen3_coder: a 1 MiB write_file streams with a bounded hold", "[forma
                               "<parameter=content>\n" + body + "\n</parameter>\n</function>\n</tool_call>\nAfter.";
     test::check_large_body<qwen3_coder>(input, body, 128);
 }
+
+} // namespace test_qwen3_coder

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_qwen3_xml {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -90,3 +92,5 @@ TEST_CASE("qwen3_xml: generated inputs at every chunking", "[formats][qwen3_xml]
         run(input, with_schemas(40));
     }
 }
+
+} // namespace test_qwen3_xml

@@ -7,6 +7,8 @@
 #include "catch_compat.hpp"
 #include "formats/format_checks.hpp"
 
+namespace test_reasoning {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -133,3 +135,5 @@ TEST_CASE("reasoning: other spellings of the markers, the longer winning where o
           == "text \"p\"\nreasoning \"x\"\ntext \"q\"\nreasoning \"y\"\ntext \"r\"\n");
     CHECK(segments(test::run_checked<runtime_reasoned>("p<a>", s)) == "text \"p\"\n");
 }
+
+} // namespace test_reasoning

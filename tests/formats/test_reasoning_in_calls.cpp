@@ -23,6 +23,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_reasoning_in_calls {
+
 using namespace toolstream;
 
 namespace {
@@ -165,3 +167,5 @@ TEST_CASE("reasoning in calls: fuzz_formats' input with ernie45 behind openai_gp
         CHECK(got.reasoning.empty());
     }
 }
+
+} // namespace test_reasoning_in_calls

@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_reasoning_names {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -171,3 +173,5 @@ TEST_CASE("reasoning/minimax_m2_append_think: no region, the output is content (
         CHECK(split("<think>a</think>b", a) == "text \"<think>a</think>b\"\n");
     }
 }
+
+} // namespace test_reasoning_names

@@ -15,6 +15,8 @@
 #include "catch_compat.hpp"
 #include "formats/format_checks.hpp"
 
+namespace test_reasoning_peers {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -227,3 +229,5 @@ TEST_CASE("reasoning/nemotron_v3 as Qwen3 (vLLM's NemotronV3Parser reuses qwen3_
     CHECK(segments(run<hermes_r>("I could use <tool_call> here.</think>ok", parser("nemotron_v3")))
           == "reasoning \"I could use <tool_call> here.\"\ntext \"ok\"\n");
 }
+
+} // namespace test_reasoning_peers

@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+namespace test_registered_formats {
+
 using namespace toolstream;
 
 namespace {
@@ -98,3 +100,5 @@ TEST_CASE("registry: toolstream-replay --parser takes every registered policy", 
     }
 }
 #endif
+
+} // namespace test_registered_formats

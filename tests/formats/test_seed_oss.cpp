@@ -16,6 +16,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_seed_oss {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -123,3 +125,5 @@ TEST_CASE("seed_oss: generated inputs at every chunking", "[formats][seed_oss][g
         run<seed_oss_thinking>(input);
     }
 }
+
+} // namespace test_seed_oss

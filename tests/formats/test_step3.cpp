@@ -16,6 +16,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_step3 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -121,3 +123,5 @@ TEST_CASE("step3: generated inputs at every chunking", "[formats][step3][generat
         run(input, with_schemas(80));
     }
 }
+
+} // namespace test_step3

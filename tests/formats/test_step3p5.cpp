@@ -16,6 +16,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_step3p5 {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -92,3 +94,5 @@ TEST_CASE("step3p5: generated inputs at every chunking", "[formats][step3p5][gen
         run(input, with_schemas(48));
     }
 }
+
+} // namespace test_step3p5

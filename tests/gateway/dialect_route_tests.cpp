@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+namespace dialect_route_tests {
+
 using namespace gateway_test;
 
 namespace {
@@ -270,3 +272,5 @@ TEST_CASE("gateway dialects: an upstream's 429, 503 and 500 on /v1/messages in A
         }
     }
 }
+
+} // namespace dialect_route_tests

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+namespace dialect_terminal_tests {
+
 using namespace gateway_test;
 
 namespace {
@@ -243,3 +245,5 @@ TEST_CASE("gateway dialects: a raw-text model's reasoning and Hermes call as thi
     CHECK(parse(std::string(o.at("output").at(1).at("arguments").as_string())) == paris);
     CHECK(o.at("status") == "completed");
 }
+
+} // namespace dialect_terminal_tests

@@ -17,6 +17,8 @@
 
 #include <sys/wait.h>
 
+namespace gateway_tests {
+
 using namespace gateway_test;
 
 namespace {
@@ -368,3 +370,5 @@ TEST_CASE("gateway: bad command lines exit with status 2", "[gateway]")
     // A good command line runs until --exit-after.
     CHECK(exit_of("--upstream http://127.0.0.1:1/x --provider ollama --listen 127.0.0.1:0 --exit-after 1") == 0);
 }
+
+} // namespace gateway_tests

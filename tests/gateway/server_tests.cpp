@@ -17,6 +17,8 @@
 
 #include <sys/wait.h>
 
+namespace server_tests {
+
 using namespace gateway_test;
 
 namespace {
@@ -271,3 +273,5 @@ TEST_CASE("gateway: --api-key-env and --upstream-key-env; keys never logged", "[
     CHECK(log.find("sk-upstream") == std::string::npos);
     std::remove(log_path.c_str());
 }
+
+} // namespace server_tests

@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+namespace test_anthropic_request {
+
 namespace {
 
 namespace json = boost::json;
@@ -339,3 +341,5 @@ TEST_CASE("anthropic request: the count_tokens estimate", "[gateway]")
     CHECK(anthropic::estimate_input_tokens(object(R"({"messages":[{"role":"user","content":"hello"}]})")) == 2 + 4);
     CHECK(anthropic::estimate_input_tokens(object(R"({"messages":[{"role":"user","content":7}],"tools":"x"})")) == 1 + 4);
 }
+
+} // namespace test_anthropic_request

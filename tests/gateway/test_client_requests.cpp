@@ -10,6 +10,8 @@
 #include <string>
 #include <variant>
 
+namespace test_client_requests {
+
 namespace {
 
 namespace json = boost::json;
@@ -96,3 +98,5 @@ TEST_CASE("client requests: a translation's refusal and a body that is not JSON 
     REQUIRE(std::holds_alternative<gateway::request_error>(bad));
     CHECK(std::get<gateway::request_error>(bad).code == "invalid_json");
 }
+
+} // namespace test_client_requests

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-namespace {
+namespace test_client_tool_calls {
 
 namespace json = boost::json;
 using gateway::responses::client_tool_calls;
@@ -201,8 +201,6 @@ std::string written(const std::vector<std::string_view>& pieces)
     CHECK(calls.inner().closed());
     return out;
 }
-
-} // namespace
 
 TEST_CASE("client tool calls: a custom call's input is decoded however it is split", "[gateway]")
 {
@@ -397,3 +395,5 @@ TEST_CASE("client tool calls: the Responses writer writes a custom_tool_call", "
     CHECK(message.find("custom tool 'apply_patch' expects {\"input\": string}: it has members besides 'input'")
           != std::string_view::npos);
 }
+
+} // namespace test_client_tool_calls

@@ -9,6 +9,8 @@
 #include <string>
 #include <variant>
 
+namespace test_request_translation {
+
 namespace {
 
 namespace json = boost::json;
@@ -162,3 +164,5 @@ TEST_CASE("gateway request: numbers pass upstream as written; those the translat
               .starts_with("`tools[0].function.parameters.maximum` is out of range"));
     CHECK(error_of(messages + R"(,"seed":18446744073709551615,"temperature":0.5})") == "accepted");
 }
+
+} // namespace test_request_translation

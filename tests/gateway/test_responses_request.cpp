@@ -12,6 +12,8 @@
 #include <variant>
 #include <vector>
 
+namespace test_responses_request {
+
 namespace {
 
 namespace json = boost::json;
@@ -378,3 +380,5 @@ TEST_CASE("responses request: refusals name the member", "[gateway]")
     CHECK(refusal(R"({"input": "x", "tools": [{"type": "namespace", "name": "abcd", "tools": [{"type": "function", "name": ")" +
                   std::string(58, 'n') + R"("}]}]})") == "accepted");
 }
+
+} // namespace test_responses_request

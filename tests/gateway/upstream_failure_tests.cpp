@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+namespace upstream_failure_tests {
+
 using namespace gateway_test;
 
 namespace {
@@ -209,3 +211,5 @@ TEST_CASE("gateway: one JSON access-log line per request, upstream failures with
     CHECK(lines[1].at("error").is_null());
     std::remove(log_path.c_str());
 }
+
+} // namespace upstream_failure_tests

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+namespace upstream_terminal_tests {
+
 using namespace gateway_test;
 
 TEST_CASE("gateway: an aborted or unknown upstream finish is an error naming it, never a stop", "[gateway]")
@@ -248,3 +250,5 @@ TEST_CASE("gateway: argument fragments for an index no delta opened are not drop
         CHECK((r.choices.empty() || r.choices.at(0).finish_reason.empty()));
     }
 }
+
+} // namespace upstream_terminal_tests

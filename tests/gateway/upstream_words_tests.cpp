@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+namespace upstream_words_tests {
+
 using namespace gateway_test;
 
 namespace {
@@ -291,3 +293,5 @@ TEST_CASE("gateway: numbers pass upstream as the client wrote them; deep schemas
     CHECK(lone.status == 400);
     CHECK(lone.body.find("lone UTF-16 surrogate") != std::string::npos);
 }
+
+} // namespace upstream_words_tests

@@ -16,6 +16,8 @@
 #include <tuple>
 #include <vector>
 
+namespace viewer_tests {
+
 using namespace gateway_test;
 
 TEST_CASE("gateway --viewer: a chat's events in the feed, tagged with its stream, beside the client's copy", "[gateway][viewer]")
@@ -283,3 +285,5 @@ TEST_CASE("gateway --viewer: the gateway's key protects the feed", "[gateway][vi
     CHECK(slurp(log_path).find("sk-viewer") == std::string::npos);
     std::remove(log_path.c_str());
 }
+
+} // namespace viewer_tests

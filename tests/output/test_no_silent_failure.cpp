@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_no_silent_failure {
+
 namespace ts = toolstream;
 
 namespace {
@@ -287,3 +289,5 @@ TEST_CASE("the OpenAI SSE writer fed by a handler finishes every choice", "[open
     CHECK(count_of(body, "\"finish_reason\":\"") == 1);
     CHECK(body.find("\"finish_reason\":\"length\"") != std::string::npos);
 }
+
+} // namespace test_no_silent_failure

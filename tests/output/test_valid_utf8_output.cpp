@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_valid_utf8_output {
+
 namespace ts = toolstream;
 using ts::test::json_problem;
 
@@ -230,3 +232,5 @@ TEST_CASE("provider pipelines write valid JSON at every chunking", "[utf8][outpu
         CHECK(sse.find("\"finish_reason\":\"tool_calls\"") != std::string::npos);
     }
 }
+
+} // namespace test_valid_utf8_output

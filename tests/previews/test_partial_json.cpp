@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <map>
 
+namespace test_partial_json {
+
 using namespace toolstream;
 
 namespace {
@@ -191,3 +193,5 @@ TEST_CASE("partial_json: against npm partial-json (Allow.ALL) at every fragment 
     WARN("previews compared: " << compared << ", identical " << identical << ", unfinished scalar left out "
                                << unfinished_scalar << ", partial-json threw " << oracle_threw);
 }
+
+} // namespace test_partial_json

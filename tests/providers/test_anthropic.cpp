@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_anthropic {
+
 using namespace toolstream::test::anthropic_support;
 
 TEST_CASE("anthropic converter satisfies the provider contract", "[anthropic]")
@@ -175,3 +177,5 @@ TEST_CASE("anthropic payloads that are not the dialect's JSON are rejected and s
     REQUIRE(out.chunks.size() == 1);
     CHECK(out.chunks[0].content == "ok");
 }
+
+} // namespace test_anthropic

@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_anthropic_messages {
+
 using namespace toolstream::test::anthropic_support;
 
 TEST_CASE("anthropic message_delta carries the raw stop reason and cumulative usage", "[anthropic]")
@@ -197,3 +199,5 @@ TEST_CASE("anthropic message_start gives the id and model; stop reasons are norm
         CHECK(out.starts.size() == 1);   // the spliced message is not announced
     }
 }
+
+} // namespace test_anthropic_messages

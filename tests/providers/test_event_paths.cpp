@@ -35,6 +35,8 @@ struct event_paths_access {
 };
 } // namespace toolstream::detail
 
+namespace test_event_paths {
+
 namespace {
 
 namespace ts = toolstream;
@@ -309,3 +311,5 @@ TEST_CASE("event paths: repeated events read as the DOM reads them, whatever the
     same_on_both_paths<ts::anthropic>(anthropic);
     same_on_both_paths<ts::ollama>(ollama);
 }
+
+} // namespace test_event_paths

@@ -16,6 +16,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_event_template {
+
 namespace {
 
 namespace td = toolstream::detail;
@@ -216,3 +218,5 @@ TEST_CASE("event_template: the values of ignored keys may change, within their k
     CHECK(t.read(R"({"seq":1,"choices":[{"delta":{"content":"bb"}}],"x":{"seq":1}})", out));
     CHECK_FALSE(t.read(R"({"seq":2,"choices":[{"delta":{"content":"bb"}}],"x":{"seq":1}})", out));
 }
+
+} // namespace test_event_template

@@ -21,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+namespace test_fixture_finish {
+
 namespace {
 
 using namespace toolstream;
@@ -127,3 +129,5 @@ TEST_CASE("fixtures: every finish reason is normalised, errors finish with error
     }
     CHECK(finishes >= fixtures.size() - 2);   // two recordings end in an error without a reason
 }
+
+} // namespace test_fixture_finish

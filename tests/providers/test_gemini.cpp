@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+namespace test_gemini {
+
 using namespace toolstream::test::gemini_support;
 
 TEST_CASE("gemini converter satisfies the provider contract", "[gemini]")
@@ -256,3 +258,5 @@ TEST_CASE("gemini: responseId and modelVersion come once; finish reasons are nor
     CHECK(out.chunks[2].second.error == "Resource exhausted");
     CHECK(out.chunks[2].second.finish == finish_kind::error);
 }
+
+} // namespace test_gemini

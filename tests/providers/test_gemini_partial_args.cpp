@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+namespace test_gemini_partial_args {
+
 using namespace toolstream::test::gemini_support;
 
 namespace {
@@ -338,3 +340,5 @@ TEST_CASE("gemini steady state reuses the chunk's argument buffer", "[gemini]")
     CHECK(seen == 21);
     CHECK(same == 19);
 }
+
+} // namespace test_gemini_partial_args

@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_gemini_sax {
+
 namespace {
 
 namespace ts = toolstream;
@@ -267,3 +269,5 @@ TEST_CASE("gemini sax: identical output at every chunking of the SSE body", "[ge
         REQUIRE(run(split, body.size()) == whole);
     }
 }
+
+} // namespace test_gemini_sax

@@ -18,6 +18,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_large_events {
+
 namespace {
 
 using namespace toolstream;
@@ -350,3 +352,5 @@ TEST_CASE("large events: ollama, as text and as whole calls", "[providers][large
     check_large_events<ollama>(carried::text);
     check_large_events<ollama>(carried::whole_calls);
 }
+
+} // namespace test_large_events

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_mistral_api {
+
 namespace {
 
 using toolstream::chunk_response;
@@ -176,3 +178,5 @@ TEST_CASE("mistral: the response's id and model come once; finish reasons are no
     CHECK(out[2].chunk.finish_reason == "model_length");
     CHECK(out[2].chunk.finish == finish_kind::length);
 }
+
+} // namespace test_mistral_api

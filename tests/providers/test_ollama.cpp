@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_ollama {
+
 namespace {
 
 using toolstream::chunk_response;
@@ -227,3 +229,5 @@ TEST_CASE("ollama: the model comes once; done reasons are normalised", "[ollama]
     REQUIRE(out.chunks.size() == 3);
     CHECK(out.chunks[2].finish == finish_kind::error);
 }
+
+} // namespace test_ollama

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_openai_chat {
+
 using namespace toolstream::test::openai_chat_support;
 
 TEST_CASE("openai_chat: satisfies the converter contract", "[openai_chat]")
@@ -342,3 +344,5 @@ TEST_CASE("openai_chat: the response's id and model come once; finish reasons ar
         CHECK(failed[0].chunk.finish_reason.empty());
     }
 }
+
+} // namespace test_openai_chat

@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+namespace test_openai_chat_sax {
+
 namespace {
 
 namespace ts = toolstream;
@@ -306,3 +308,5 @@ TEST_CASE("openai_chat shapes: events that differ from the last in one string re
         refusal_added = refusal_added || openai[at + 8] != ' ';
     CHECK(refusal_added);
 }
+
+} // namespace test_openai_chat_sax

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+namespace test_openai_chat_tool_calls {
+
 using namespace toolstream::test::openai_chat_support;
 
 namespace {
@@ -246,3 +248,5 @@ TEST_CASE("openai_chat: the emitted chunk and its tool-call strings are reused",
         REQUIRE_FALSE(conv.convert({{}, data}, emit));
     CHECK(checked == 2);
 }
+
+} // namespace test_openai_chat_tool_calls

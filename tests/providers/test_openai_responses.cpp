@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_openai_responses {
+
 namespace {
 
 using toolstream::chunk_response;
@@ -366,3 +368,5 @@ TEST_CASE("openai_responses announce each response's id and model; statuses are 
     CHECK(out.chunks[4].finish_reason.empty());
     CHECK(out.starts.size() == 2);
 }
+
+} // namespace test_openai_responses

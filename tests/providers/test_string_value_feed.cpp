@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_string_value_feed {
+
 namespace {
 
 namespace td = toolstream::detail;
@@ -214,3 +216,5 @@ TEST_CASE("string_value_feed agrees with Boost.JSON on every JSONTestSuite case"
     CHECK(cases > 300);
     CHECK(decoded >= 50);   // the escaped strings of the cases went through the feed
 }
+
+} // namespace test_string_value_feed

@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_fuzz_regressions {
+
 using namespace toolstream;
 
 namespace {
@@ -371,3 +373,5 @@ TEST_CASE("fuzz regression: numbers Boost reads as NaN or Infinity never reach t
     CHECK(h.invocations()[0].arguments.at("x") == 0.0);
     CHECK(!h.invocations()[1].is_complete());
 }
+
+} // namespace test_fuzz_regressions

@@ -25,6 +25,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_hostile_limits {
+
 using namespace toolstream;
 
 namespace {
@@ -170,3 +172,5 @@ TEST_CASE("hostile limits: a choice past the converter's bounds is skipped, the 
     CHECK(summary.choices[1].text == "c1");
     CHECK(summary.error == make_error_code(error::invalid_payload).message());
 }
+
+} // namespace test_hostile_limits

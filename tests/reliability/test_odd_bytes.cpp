@@ -18,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_odd_bytes {
+
 using namespace toolstream;
 using namespace std::literals;
 
@@ -242,3 +244,5 @@ TEST_CASE("odd bytes: SSE framing is byte-based: NUL, U+2028 and split UTF-8 do 
     for (std::size_t piece = 1; piece < 8; ++piece)
         CHECK(stream<openai_chat>(body, piece) == whole);
 }
+
+} // namespace test_odd_bytes

@@ -11,6 +11,8 @@
 
 #include <boost/json/parse.hpp>
 
+namespace test_structured_policy {
+
 using namespace toolstream;
 using toolstream::test::check_chunk_invariance;
 using toolstream::test::run_whole;
@@ -189,3 +191,5 @@ TEST_CASE("structured: Agent TARS events at every split position", "[structured]
     for (std::size_t cut = 1; cut < input.size(); ++cut)
         run({std::string_view(input).substr(0, cut), std::string_view(input).substr(cut)});
 }
+
+} // namespace test_structured_policy

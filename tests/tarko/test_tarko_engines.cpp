@@ -9,6 +9,8 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
+namespace test_tarko_engines {
+
 using namespace toolstream;
 
 namespace {
@@ -169,3 +171,5 @@ TEST_CASE("tarko: structured outputs in the content channel", "[tarko][structure
         }
     }
 }
+
+} // namespace test_tarko_engines

@@ -15,6 +15,8 @@
 
 #include <random>
 
+namespace test_tarko_events {
+
 using namespace toolstream;
 
 static_assert(event_sink<tarko_event_sink<test::tarko_lines>>);
@@ -281,3 +283,5 @@ TEST_CASE("tarko: the README's pipeline prints the README's lines", "[tarko]")
     CHECK(lines == readme);
     CHECK(p.sink().first().invocations.size() == 1);
 }
+
+} // namespace test_tarko_events

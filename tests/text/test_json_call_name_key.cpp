@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_json_call_name_key {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -72,3 +74,5 @@ TEST_CASE("engine/call_name_key: write_file streams its decoded body live; cut o
     // A key that only begins with the name key names nothing.
     CHECK(calls(run<tool_name_calls>(R"(<calls>[{"tool_names": "f", "parameters": {}}]</calls>)")) == "seg_1  {} invalid_arguments\n");
 }
+
+} // namespace test_json_call_name_key

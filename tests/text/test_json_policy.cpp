@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_json_policy {
+
 using namespace toolstream;
 using toolstream::test::check_byte_conservation;
 using toolstream::test::check_chunk_invariance;
@@ -221,3 +223,5 @@ TEST_CASE("json: a tool name with escapes is decoded", "[json]")
 {
     check_single_call(R"({"name": "caf\u00e9_\"q\"", "args": {}})", "caf\xc3\xa9_\"q\"", "{}");
 }
+
+} // namespace test_json_policy

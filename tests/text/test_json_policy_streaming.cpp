@@ -15,6 +15,8 @@
 #include <array>
 #include <string>
 
+namespace test_json_policy_streaming {
+
 using namespace toolstream;
 using toolstream::test::check_byte_conservation;
 using toolstream::test::check_chunk_invariance;
@@ -191,3 +193,5 @@ TEST_CASE("json: holdback stays bounded over 10 MB of prose without tool syntax"
     test::check_bounded_holdback<toolstream::json_calls>(4096, 10 * 1024 * 1024);
     test::check_bounded_holdback<toolstream::json_calls>(64, 1024 * 1024, json_calls_options{64});
 }
+
+} // namespace test_json_policy_streaming

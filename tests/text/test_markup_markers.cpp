@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_markup_markers {
+
 using namespace toolstream;
 using test::calls;
 using test::segments;
@@ -61,3 +63,5 @@ TEST_CASE("engine/markup_markers: near-misses and a prefix cut off are text", "[
         test::check_byte_conservation<answer_markers>(input);
     }
 }
+
+} // namespace test_markup_markers

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <string>
 
+namespace test_runtime_policy {
+
 using namespace toolstream;
 
 static_assert(parser_policy<runtime_policy>);
@@ -130,3 +132,5 @@ TEST_CASE("runtime_policy: held_bytes and reset reach the chosen policy", "[runt
     const runtime_policy plain(api_tool_call{});
     CHECK(plain.held_bytes() == 0);
 }
+
+} // namespace test_runtime_policy

@@ -18,6 +18,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_scan_runs {
+
 using namespace toolstream;
 using namespace toolstream::test;
 
@@ -147,3 +149,5 @@ TEST_CASE("json calls: a file tool's arguments are validated by its decoder, or 
         check_chunk_invariance<hermes>(marked);
     }
 }
+
+} // namespace test_scan_runs

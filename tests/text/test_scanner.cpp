@@ -6,6 +6,8 @@
 #include <random>
 #include <string>
 
+namespace test_scanner {
+
 using toolstream::detail::find_marker;
 using toolstream::detail::marker_match;
 using toolstream::detail::scan_buffer;
@@ -164,3 +166,5 @@ TEST_CASE("scan_buffer: a lent chunk is read in place and only its rest is kept"
     b.keep();
     CHECK(b.empty());
 }
+
+} // namespace test_scanner

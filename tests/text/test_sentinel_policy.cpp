@@ -11,6 +11,8 @@
 #include <array>
 #include <string>
 
+namespace test_sentinel_policy {
+
 using namespace toolstream;
 using toolstream::test::check_byte_conservation;
 using toolstream::test::check_chunk_invariance;
@@ -313,3 +315,5 @@ TEST_CASE("sentinel: holdback stays bounded over 10 MB of prose without tool syn
     // Outside an opening only a marker prefix is held: at most 10 bytes.
     test::check_bounded_holdback<sentinel>(10, 10 * 1024 * 1024);
 }
+
+} // namespace test_sentinel_policy

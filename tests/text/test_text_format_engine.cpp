@@ -18,6 +18,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_text_format_engine {
+
 using namespace toolstream;
 using namespace toolstream::test::engine_support;
 
@@ -158,3 +160,5 @@ TEST_CASE("engine/hermes: a 1 MiB body streams in pieces and holds nothing back"
     CHECK(h.invocations()[0].arguments.at("content") == decoded);
     test::check_byte_conservation<hermes_like>(input.substr(0, 70000));
 }
+
+} // namespace test_text_format_engine

@@ -18,6 +18,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_text_format_engine_arrays {
+
 using namespace toolstream;
 using namespace toolstream::test::engine_support;
 
@@ -225,3 +227,5 @@ TEST_CASE("engine/array and sequence: generated inputs at every chunking", "[eng
         run<sequence_calls>(input, text_format_options{.max_held = 16, .max_held_body = 24, .schemas = {}});
     }
 }
+
+} // namespace test_text_format_engine_arrays

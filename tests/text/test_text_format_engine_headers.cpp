@@ -17,6 +17,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_text_format_engine_headers {
+
 using namespace toolstream;
 using namespace toolstream::test::engine_support;
 
@@ -141,3 +143,5 @@ TEST_CASE("engine/key_value: a write_file body streams raw, START waits for the 
     CHECK(segments(run<key_value>("<tool_call><function=write_file><parameter=path>p</parameter><parameter=content>body __E"))
           == "write_file {\"tool_name\":\"write_file\",\"path\":\"p\"} \"body __E\" incomplete\n");
 }
+
+} // namespace test_text_format_engine_headers

@@ -8,6 +8,8 @@
 #include "catch_compat.hpp"
 #include "support/events.hpp"
 
+namespace test_text_limits {
+
 using namespace toolstream;
 
 namespace {
@@ -48,3 +50,5 @@ TEST_CASE("text limits: an opening longer than the cap is text and reports marke
     check_cap<sentinel>(so, "[[SEG_START {\"type\":\"" + std::string(100, 't'),
                         R"("}]] [[SEG_START {"type":"run_bash"}]]ls[[SEG_END]])");
 }
+
+} // namespace test_text_limits

@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_typed_value_attribute {
+
 using namespace toolstream;
 using test::calls;
 
@@ -103,3 +105,5 @@ TEST_CASE("engine/typed_value_attribute: held values, the cap, a cut-off stream"
         run(input, with_schemas(48));
     }
 }
+
+} // namespace test_typed_value_attribute

@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_xml_limits {
+
 using namespace toolstream;
 using namespace toolstream::test::xml_support;
 
@@ -170,3 +172,5 @@ TEST_CASE("xml: reset starts a fresh stream", "[xml]")
     REQUIRE(!h.finalize());
     CHECK(test::segments({test::coalesce(h.events()), {}}) == "run_bash \"ls\"\n");
 }
+
+} // namespace test_xml_limits

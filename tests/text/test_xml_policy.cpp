@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_xml_policy {
+
 using namespace toolstream;
 using namespace toolstream::test::xml_support;
 
@@ -247,3 +249,5 @@ TEST_CASE("xml: split names and values; 1-byte chunks", "[xml][flow]")
         bytes.push_back(input.substr(i, 1));
     CHECK(calls(run_pieces(bytes)) == "x {\"a\":\"1\"}\n");
 }
+
+} // namespace test_xml_policy

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_xml_streaming {
+
 using namespace toolstream;
 using namespace toolstream::test::xml_support;
 
@@ -246,3 +248,5 @@ TEST_CASE("xml: the indentation of the closing line is syntax, other indentation
     CHECK(test::content_of_type(run(write_head + "__START_CONTENT__\n  a\n    __END_CONTENT__ no\n  b\n__END_CONTENT__</arg></tool>").events,
                                 segment_type::write_file) == "  a\n    __END_CONTENT__ no\n  b\n");
 }
+
+} // namespace test_xml_streaming

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_xml_tags {
+
 using namespace toolstream;
 using namespace toolstream::test::xml_support;
 
@@ -138,3 +140,5 @@ TEST_CASE("xml: shorthand tags hold partial closing tags and keep comments", "[x
           == "write_file {\"path\":\"/a.py\"} \"# comment </wri\\nx = 1\"\n");
     CHECK(segments(run("<run_bash>\n# list\nls # </run\n</run_bash>")) == "run_bash \"\\n# list\\nls # </run\\n\"\n");
 }
+
+} // namespace test_xml_tags

@@ -10,6 +10,8 @@
 
 #include <sstream>
 
+namespace test_arguments {
+
 using namespace toolstream;
 using namespace tools_test;
 
@@ -228,3 +230,5 @@ TEST_CASE("arguments_as converts megabytes of arguments", "[tools][arguments]")
     REQUIRE_FALSE(e.has_value());
     CHECK(e.error().to_string() == "/items/49999/qty: expected integer");
 }
+
+} // namespace test_arguments

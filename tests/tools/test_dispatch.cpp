@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+namespace test_dispatch {
+
 using namespace toolstream;
 using namespace tools_test;
 
@@ -189,3 +191,5 @@ TEST_CASE("the bundled demo stream dispatches its write_file call once, at every
         CHECK(log == std::vector<std::string>{"call_demo_1 write inventory.py"});
     }
 }
+
+} // namespace test_dispatch

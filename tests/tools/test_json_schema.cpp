@@ -8,6 +8,8 @@
 
 #include "catch_compat.hpp"
 
+namespace test_json_schema {
+
 using namespace toolstream;
 using namespace tools_test;
 
@@ -119,3 +121,5 @@ TEST_CASE("json_schema keeps the description order readable: type first", "[tool
         keys.emplace_back(kv.key());
     CHECK(keys == std::vector<std::string>{"type", "description", "enum"});
 }
+
+} // namespace test_json_schema

@@ -14,6 +14,8 @@
 
 #include <string>
 
+namespace test_raw_parameters {
+
 using namespace toolstream;
 using namespace tools_test;
 
@@ -236,3 +238,5 @@ TEST_CASE("raw conversion of large values", "[tools][raw]")
     const std::string big(4 << 20, 'x');
     CHECK(convert_raw_parameter(nullptr, big).as_string().size() == big.size());
 }
+
+} // namespace test_raw_parameters

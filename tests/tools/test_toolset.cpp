@@ -12,6 +12,8 @@
 #include <iterator>
 #include <string>
 
+namespace test_toolset {
+
 using namespace toolstream;
 using namespace tools_test;
 
@@ -120,3 +122,5 @@ TEST_CASE("toolset::schemas() gives every tool's parameters for the text formats
     CHECK(schemas.property("set_light_values", "nope") == nullptr);
     CHECK(schemas.property("nope", "brightness") == nullptr);
 }
+
+} // namespace test_toolset

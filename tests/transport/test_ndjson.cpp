@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+namespace test_ndjson {
+
 namespace {
 
 using toolstream::error;
@@ -226,3 +228,5 @@ TEST_CASE("ndjson: memory running out is error::out_of_memory; decoding resumes 
     CHECK(!dec.finish(visit));
     CHECK(seen == std::vector<std::string>{"one", "two", "three"});
 }
+
+} // namespace test_ndjson

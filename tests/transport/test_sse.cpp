@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_sse {
+
 using namespace toolstream::test::sse_support;
 
 TEST_CASE("sse: lines end at LF, CR and CRLF", "[sse]")
@@ -270,3 +272,5 @@ TEST_CASE("sse: reset() starts a fresh stream", "[sse]")
     REQUIRE(!dec.finish(recorder{&r}));
     REQUIRE(r.events == std::vector<event>{{"", "a"}, {"", "[1]"}});
 }
+
+} // namespace test_sse

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+namespace test_sse_limits {
+
 using namespace toolstream::test::sse_support;
 
 TEST_CASE("sse: an event over max_event_size is an error, skipped, and later events decode", "[sse][limits]")
@@ -147,3 +149,5 @@ TEST_CASE("sse: memory running out is error::out_of_memory; the event is dropped
         CHECK(order == std::vector<std::string>{"a", toolstream::make_error_code(error::out_of_memory).message()});
     }
 }
+
+} // namespace test_sse_limits

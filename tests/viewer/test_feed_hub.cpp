@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+namespace test_feed_hub {
+
 using toolstream_viewer::feed_hub;
 
 namespace {
@@ -142,3 +144,5 @@ TEST_CASE("viewer hub: the snapshot is bounded, open segments kept", "[viewer]")
     CHECK(lines.size() == 4 + 3 * 2);
     CHECK(lines.back() == R"({"type":"end","id":"s9","kind":"text","status":"complete","bytes":0})");
 }
+
+} // namespace test_feed_hub

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+namespace test_viewer_feed {
+
 using namespace toolstream;
 
 namespace {
@@ -314,3 +316,5 @@ TEST_CASE("viewer feed: previews of a large call cost amortised O(1) per byte", 
     CHECK(previews > 20);   // geometric: about log1.5 of the size, past the small ones
     CHECK(last_preview.size() > value.size() / 2);   // the last one is not far behind
 }
+
+} // namespace test_viewer_feed

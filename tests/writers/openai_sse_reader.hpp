@@ -54,7 +54,7 @@ struct read_stream {
     }
 };
 
-namespace detail {
+namespace detail_read {
 
 inline boost::json::value parse_strict(std::string_view json, std::vector<std::string>& violations)
 {
@@ -115,7 +115,7 @@ inline void read_delta(read_stream& s, const boost::json::object& choice_obj)
         ch.finish_reason = std::string(finish.as_string());
 }
 
-} // namespace detail
+} // namespace detail_read
 
 /// Reads a whole SSE body the writer produced.
 inline read_stream read_openai_sse(std::string_view sse)
@@ -141,7 +141,7 @@ inline read_stream read_openai_sse(std::string_view sse)
             const std::string_view text = event.substr(2);
             for (std::string_view kind : {"tool_progress ", "tool_result "})
                 if (text.starts_with(kind)) {
-                    auto obj = detail::parse_strict(text.substr(kind.size()), v);
+                    auto obj = detail_read::parse_strict(text.substr(kind.size()), v);
                     (kind == "tool_progress " ? s.progress : s.results).push_back(obj.as_object());
                     goto next;
                 }
@@ -157,7 +157,7 @@ inline read_stream read_openai_sse(std::string_view sse)
             continue;
         }
         {
-            auto value = detail::parse_strict(event.substr(6), v);
+            auto value = detail_read::parse_strict(event.substr(6), v);
             if (!value.is_object())
                 continue;
             const auto& chunk = value.as_object();
@@ -187,7 +187,7 @@ inline read_stream read_openai_sse(std::string_view sse)
             if (choices.size() > 1)
                 v.push_back("a chunk with several choices");
             for (const auto& c : choices)
-                detail::read_delta(s, c.as_object());
+                detail_read::read_delta(s, c.as_object());
         }
     next:;
     }

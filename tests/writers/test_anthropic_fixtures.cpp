@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+namespace test_anthropic_fixtures {
+
 using namespace toolstream;
 
 namespace {
@@ -214,3 +216,5 @@ TEST_CASE("anthropic sse: every recorded stream reads back as its SDK read it, a
         }
     }
 }
+
+} // namespace test_anthropic_fixtures

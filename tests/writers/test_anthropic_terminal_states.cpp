@@ -19,6 +19,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_anthropic_terminal_states {
+
 using namespace toolstream;
 using test::whole_segment;
 
@@ -203,3 +205,5 @@ TEST_CASE("anthropic terminal states: an unknown or aborted finish is an error n
         check_ends_in_error(out, "the provider ended the response with an error (finish reason 'abort')");
     });
 }
+
+} // namespace test_anthropic_terminal_states

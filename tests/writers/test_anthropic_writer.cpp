@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+namespace test_anthropic_writer {
+
 using namespace toolstream;
 using test::anthropic_writer;
 using test::recording_output;
@@ -349,3 +351,5 @@ TEST_CASE("anthropic sse: comments may come anywhere, and nothing comes after th
     CHECK(!w.failed());
     CHECK(read_clean(w.output().bytes).joined("text") == "x");
 }
+
+} // namespace test_anthropic_writer

@@ -10,6 +10,8 @@
 
 #include <string>
 
+namespace test_openai_chunking {
+
 using namespace toolstream;
 
 namespace {
@@ -115,3 +117,5 @@ TEST_CASE("openai sse: a 1 MiB file body and 256 KiB of text, in 13- and 4096-by
         CHECK(args.at("content").as_string() == body);
     }
 }
+
+} // namespace test_openai_chunking

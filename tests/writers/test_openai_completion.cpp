@@ -6,6 +6,8 @@
 
 #include <boost/json.hpp>
 
+namespace test_openai_completion {
+
 using namespace toolstream;
 
 TEST_CASE("openai completion: content, reasoning, calls with their full arguments, finish and usage",
@@ -50,3 +52,5 @@ TEST_CASE("openai completion: the provider's identity, and an empty response", "
     CHECK(c.at("choices").at(0).at("finish_reason") == "length");
     CHECK(!c.contains("usage"));
 }
+
+} // namespace test_openai_completion

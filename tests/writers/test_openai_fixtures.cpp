@@ -11,6 +11,8 @@
 #include <random>
 #include <string>
 
+namespace test_openai_fixtures {
+
 using namespace toolstream;
 
 namespace {
@@ -203,3 +205,5 @@ TEST_CASE("openai sse: every recorded stream reads back as its SDK read it, at e
         }
     }
 }
+
+} // namespace test_openai_fixtures

@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 
+namespace test_openai_responses_fixtures {
+
 using namespace toolstream;
 using test::responses_run, test::run_responses;
 
@@ -111,3 +113,5 @@ TEST_CASE("openai responses: every recorded stream reads back through the librar
     CHECK(custom_tools > 0);   // the custom tool fixture's call went through as one
     CHECK(cut_calls > 0);      // and calls cut by max_tokens as well
 }
+
+} // namespace test_openai_responses_fixtures

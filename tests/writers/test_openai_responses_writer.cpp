@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+namespace test_openai_responses_writer {
+
 using namespace toolstream;
 using test::call_delta, test::chat, test::responses_output, test::responses_run, test::run_responses;
 using writer = test::responses_writer;
@@ -319,3 +321,5 @@ TEST_CASE("openai responses: 64 KiB and 16 MiB write_file calls stream in bounde
         CHECK(read.response.at("output").at(1).at("arguments") == read.items[1].text.c_str());
     }
 }
+
+} // namespace test_openai_responses_writer

@@ -12,6 +12,8 @@
 
 #include <string>
 
+namespace test_openai_sse {
+
 using namespace toolstream;
 using test::chunk_of;
 using test::string_output;
@@ -329,3 +331,5 @@ TEST_CASE("openai sse: comments, and nothing after done()", "[openai-sse]")
                                   + R"("choices":[{"index":0,"delta":{"role":"assistant"},"finish_reason":"stop"}]})" "\n\n"
                                   + std::string(done));
 }
+
+} // namespace test_openai_sse

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_openai_terminal_states {
+
 using namespace toolstream;
 
 namespace {
@@ -125,3 +127,5 @@ TEST_CASE("openai terminal states: llama.cpp's `error:` line is the upstream's e
     const auto r = run(chunk(R"({"content":"Hi"})") + "error: upstream fell over\n\n", 3);
     CHECK(r.out.completion.error_message() == "upstream fell over");
 }
+
+} // namespace test_openai_terminal_states

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+namespace test_xml_arguments {
+
 namespace {
 
 using toolstream::error;
@@ -269,3 +271,5 @@ TEST_CASE("xml arguments: mutated inputs never crash and always give valid JSON"
         check(s);
     }
 }
+
+} // namespace test_xml_arguments
