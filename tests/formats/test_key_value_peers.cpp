@@ -60,10 +60,11 @@ constexpr std::pair<std::string_view, std::string_view> typed_values[] = {
     {"note", "null"}, {"n", "null"}, {"spec", "{\"a\": 1}"}, {"count", "42"}, {"first", "42"},
     {"opt", "None"}, {"plain", "null"}, {"free", "7"}, {"spec2", "not json"}, {"count2", "many"},
 };
-// vLLM's qwen3_coder / glm45 / minimax_m2 value typing: null for a nullable type, union members
-// in order, a string member takes the text, text no member reads stays a string.
+// vLLM's qwen3_coder / glm45 / minimax_m2 value typing: null for a nullable type. A union is its
+// first non-string member that reads the text, wherever the string member stands (llama.cpp's
+// typing: `first` is string|integer), and text no member reads stays a string.
 constexpr std::string_view typed_expected =
-    "seg_1 f {\"note\":null,\"n\":null,\"spec\":{\"a\":1},\"count\":42,\"first\":\"42\",\"opt\":null,\"plain\":\"null\","
+    "seg_1 f {\"note\":null,\"n\":null,\"spec\":{\"a\":1},\"count\":42,\"first\":42,\"opt\":null,\"plain\":\"null\","
     "\"free\":\"7\",\"spec2\":\"not json\",\"count2\":\"many\"}\n";
 
 } // namespace

@@ -130,7 +130,12 @@ TEST_CASE("raw parameters: type lists and anyOf, with null", "[tools][raw]")
     CHECK(convert(R"({"type":["string","null"]})", "x") == R"("x")");
     CHECK(convert(R"({"anyOf":[{"type":"null"},{"type":"boolean"}]})", "true") == "true");
     CHECK(convert(R"({"anyOf":[{"type":"string"},{"type":"null"}]})", "null") == "null");
-    CHECK(convert(R"({"anyOf":[{"type":"string"},{"type":"integer"}]})", "5") == R"("5")");   // first type wins
+    // A non-string member that reads the text types it, wherever the string member stands (llama.cpp).
+    CHECK(convert(R"({"anyOf":[{"type":"string"},{"type":"integer"}]})", "5") == "5");
+    CHECK(convert(R"({"type":["string","integer"]})", "5 apples") == R"("5 apples")");
+    CHECK(convert(R"({"type":["string","object"]})", R"({"a": 1})") == R"({"a":1})");
+    CHECK(convert(R"({"type":["string","object"]})", " [1] ") == R"(" [1] ")");   // the string, as written
+    CHECK(convert(R"({"type":["string","boolean","integer"]})", "TRUE") == "true");
     CHECK(convert(R"({"oneOf":[{"type":"number"}]})", "2.5") == "2.5E0");
     CHECK(convert(R"({"anyOf":[{"type":"null"}]})", "null") == "null");
     CHECK(convert(R"({"anyOf":[{"description":"no type"}]})", "5") == R"("5")");

@@ -4,9 +4,10 @@
 //
 // convert_raw_parameter(schema, raw) follows vLLM's qwen3_coder `_convert_param_value`. The
 // property's types are its `type` (a name or a list) and its `anyOf`/`oneOf` entries' types, in
-// order, lower-cased and trimmed; a union tries each member in order, the first that reads the
-// text wins, a string member takes the text as written, and text no member reads stays a string
-// (`{"a": 1}` for object|string is an object, `42` for integer|string an integer):
+// order, lower-cased and trimmed. A union types the text as its first non-string member that reads
+// it, wherever a string member stands; text no member reads stays a string, as written (llama.cpp
+// types unions so: `{"a": 1}` under string|object is an object, `42` under string|integer an
+// integer, `many` under integer|string a string):
 //
 // | schema type                                        | raw text becomes                            |
 // |----------------------------------------------------|---------------------------------------------|
@@ -274,12 +275,10 @@ inline boost::json::value convert_raw_parameter(const boost::json::value* proper
     const std::string_view word = string_member ? raw : t;
     if ((type.nullable || !string_member) && (detail::iequals_ascii(word, "null") || detail::iequals_ascii(word, "none")))
         return nullptr;
-    for (std::size_t i = 0; i < type.count; ++i) {
-        if (auto v = detail::convert_raw_as(type.members[i], t); !v.is_null())
-            return v;
-        if (type.members[i] == raw_kind::string)
-            break;   // the string member takes the text as written
-    }
+    for (std::size_t i = 0; i < type.count; ++i)
+        if (type.members[i] != raw_kind::string)
+            if (auto v = detail::convert_raw_as(type.members[i], t); !v.is_null())
+                return v;
     return boost::json::value(raw);
 }
 
