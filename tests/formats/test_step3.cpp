@@ -11,6 +11,7 @@
 #include "formats/format_checks.hpp"
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 
 #include <memory>
 #include <string>
@@ -78,6 +79,41 @@ TEST_CASE("step3: write_file streams its body live; a literal close stays in it"
     REQUIRE(!h.feed("second</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>"));
     REQUIRE(h.invocations().size() == 1);
     CHECK(h.invocations()[0].arguments == boost::json::parse(R"({"path":"a.txt","content":"first, second"})"));
+}
+
+TEST_CASE("step3: calls without the function<｜tool_sep｜> prefix (vLLM's shared parser tests)", "[formats][step3][peers]")
+{
+    // vLLM tests/tool_parsers/test_step3_tool_parser.py, TestStep3ToolParser's ToolParserTestConfig:
+    // single_tool_call_output, various_data_types_output (no schema: strings),
+    // empty_arguments_output, surrounding_text_output and escaped_strings_output.
+    const auto section = [](std::string_view name, std::string_view parameters) {
+        return "<｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name=\"" + std::string(name) + "\">"
+            + std::string(parameters) + "</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>";
+    };
+    const auto parameter = [](std::string_view key, std::string_view value) {
+        return "<steptml:parameter name=\"" + std::string(key) + "\">" + std::string(value) + "</steptml:parameter>";
+    };
+    CHECK(calls(run(section("get_weather", parameter("city", "Tokyo")))) == "seg_1 get_weather {\"city\":\"Tokyo\"}\n");
+    const std::string typed = parameter("string_field", "hello") + parameter("int_field", "42")
+        + parameter("float_field", "3.14") + parameter("bool_field", "true") + parameter("null_field", "null")
+        + parameter("array_field", R"(["a", "b", "c"])") + parameter("object_field", R"({"nested": "value"})");
+    CHECK(calls(run(section("test_function", typed)))
+          == R"(seg_1 test_function {"string_field":"hello","int_field":"42","float_field":"3.14","bool_field":"true",)"
+             R"("null_field":"null","array_field":"[\"a\", \"b\", \"c\"]","object_field":"{\"nested\": \"value\"}"})" "\n");
+    CHECK(calls(run(section("refresh", ""))) == "seg_1 refresh {}\n");
+    const auto around = run("Let me check the weather for you.\n\n" + section("get_weather", parameter("city", "Tokyo"))
+                            + "\n\nI'll get that information.");
+    CHECK(calls(around) == "seg_2 get_weather {\"city\":\"Tokyo\"}\n");
+    CHECK(test::content_of_type(around.events, segment_type::text)
+          == "Let me check the weather for you.\n\n\n\nI'll get that information.");
+    const std::string escaped = boost::json::serialize(boost::json::object{
+        {"quoted", "He said \"hello\""}, {"path", R"(C:\\Users\\file.txt)"}, {"newline", R"(line1\nline2)"}});
+    const std::string quoted_values = parameter("quoted", "He said \"hello\"") + parameter("path", R"(C:\\Users\\file.txt)")
+        + parameter("newline", R"(line1\nline2)");
+    CHECK(calls(run(section("test_function", quoted_values))) == "seg_1 test_function " + escaped + "\n");
+    // Its malformed inputs: a call cut at its header is incomplete; one outside a section is text.
+    CHECK(calls(run("<｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name=\"func\">")) == "seg_1 func {} incomplete\n");
+    CHECK(run("<｜tool_call_begin｜><steptml:invoke name=\"func\"></steptml:invoke><｜tool_call_end｜>").invocations.empty());
 }
 
 TEST_CASE("step3: end of stream, not a call", "[formats][step3][finalize]")

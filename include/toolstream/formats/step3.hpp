@@ -16,8 +16,9 @@ namespace toolstream {
 /// marker's UTF-8 sequence.
 /// - A section `<｜tool_calls_begin｜>` … `<｜tool_calls_end｜>` of calls `<｜tool_call_begin｜>`
 ///   `function<｜tool_sep｜><steptml:invoke name="NAME">` … `</steptml:invoke><｜tool_call_end｜>`,
-///   blanks between them; a call of another type than `function`, or a header that names no
-///   tool, makes the opener text.
+///   blanks between them. The `function<｜tool_sep｜>` prefix may be left out, as vLLM's streaming
+///   parser and its shared tests have it; a call of another type than `function`, or a header that
+///   names no tool, makes the opener text.
 /// - Parameters `<steptml:parameter name="K">V</steptml:parameter>`: values are raw text, one line
 ///   break after the opening tag and one before the close are syntax; they stream as JSON string
 ///   fragments and `write_file` streams its body live. With `options.schemas`, a value typed
@@ -44,19 +45,19 @@ struct step3_format : marker_format {
     /// `"K"`: the key.
     static std::string read_parameter_name(std::string_view raw) { return std::string(unquote(raw)); }
 
-    /// `function<｜tool_sep｜><steptml:invoke name="NAME` (blanks around the parts; `">` ends it).
+    /// `[function<｜tool_sep｜>]<steptml:invoke name="NAME` (blanks around the parts; `">` ends it).
     static std::optional<call_header> read_header(std::string_view header)
     {
         constexpr std::string_view type = "function";
         constexpr std::string_view sep = "<\xef\xbd\x9c" "tool_sep\xef\xbd\x9c>";
         constexpr std::string_view invoke = "<steptml:invoke name=\"";
         std::string_view h = detail::skip_blanks(header);
-        if (!h.starts_with(type))
-            return std::nullopt;
-        h = detail::skip_blanks(h.substr(type.size()));
-        if (!h.starts_with(sep))
-            return std::nullopt;
-        h = detail::skip_blanks(h.substr(sep.size()));
+        if (h.starts_with(type)) {
+            h = detail::skip_blanks(h.substr(type.size()));
+            if (!h.starts_with(sep))
+                return std::nullopt;
+            h = detail::skip_blanks(h.substr(sep.size()));
+        }
         if (!h.starts_with(invoke))
             return std::nullopt;
         const std::string_view name = h.substr(invoke.size());
