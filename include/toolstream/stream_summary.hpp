@@ -1,8 +1,6 @@
 // What a whole response came to: per-choice text, reasoning and calls, finish reason, usage, error.
 #pragma once
 
-#include <toolstream/detail/ascii.hpp>
-#include <toolstream/detail/parse_json.hpp>
 #include <toolstream/detail/valid_json.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/types.hpp>
@@ -34,30 +32,6 @@ struct stream_summary {
     std::optional<std::string> error;         ///< A provider error, or why the stream was broken.
 };
 
-/// Parses a call's raw argument text the way the fixtures' `arguments` field is defined:
-/// `{}` when empty, null when not valid JSON.
-inline boost::json::value parse_arguments_raw(std::string_view raw)
-{
-    if (detail::all_blank(raw))
-        return boost::json::object{};
-    boost::system::error_code ec;
-    auto v = detail::parse_json(raw, ec);
-    if (ec)
-        return nullptr;
-    return v;
-}
-
-/// A call's `arguments` for the summary: the invocation's own when it is complete; else its
-/// argument text read with the wire semantics above (a truncated call's text is usually null).
-/// A free-form input (`free_form`) is no JSON: read the same way, it is usually null, and the
-/// input is `arguments_raw`.
-inline boost::json::value summary_arguments(const tool_invocation& inv)
-{
-    if (inv.is_complete() && !inv.free_form)
-        return inv.arguments;
-    return parse_arguments_raw(inv.arguments_raw);
-}
-
 /// The summary as `toolstream-replay --emit summary` prints it (the `.expected.json` shape).
 /// Its strings are valid UTF-8: byte sequences that are not are replaced by U+FFFD.
 inline boost::json::object to_json(const stream_summary& s, std::string_view provider, std::string_view framing)
@@ -68,7 +42,7 @@ inline boost::json::object to_json(const stream_summary& s, std::string_view pro
         for (const auto& inv : c.tool_calls)
             calls.push_back(boost::json::object{{"id", inv.id},
                                                 {"name", inv.name},
-                                                {"arguments", summary_arguments(inv)},
+                                                {"arguments", reported_arguments(inv)},
                                                 {"arguments_raw", inv.arguments_raw}});
         boost::json::value finish = nullptr;
         if (c.finish_reason)

@@ -1,6 +1,8 @@
 // A tool call ready for (or refused from) execution.
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/parse_json.hpp>
 #include <toolstream/detail/valid_json.hpp>
 #include <toolstream/types.hpp>
 
@@ -12,6 +14,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace toolstream {
 
@@ -48,14 +51,40 @@ struct tool_invocation {
 BOOST_DESCRIBE_STRUCT(tool_invocation, (),
     (id, name, arguments, status, error, arguments_raw, free_form, streamed_body_bytes))
 
+/// Parses a call's raw argument text the way the fixtures' `arguments` field is defined:
+/// `{}` when empty, null when not valid JSON.
+inline boost::json::value parse_arguments_raw(std::string_view raw)
+{
+    if (detail::all_blank(raw))
+        return boost::json::object{};
+    boost::system::error_code ec;
+    auto v = detail::parse_json(raw, ec);
+    if (ec)
+        return nullptr;
+    return v;
+}
+
+/// A call's `arguments` as every JSON output reports it (the summary, `--emit invocations`): the
+/// invocation's own when it is complete; else its argument text read with the wire semantics
+/// above, so a call cut after whole JSON arguments reports them and one cut inside them reports
+/// null. A free-form input (`free_form`) is no JSON: read the same way, it is usually null, and
+/// the input is `arguments_raw`.
+inline boost::json::value reported_arguments(const tool_invocation& inv)
+{
+    if (inv.is_complete() && !inv.free_form)
+        return inv.arguments;
+    return parse_arguments_raw(inv.arguments_raw);
+}
+
 /// One invocation as `toolstream-replay --emit invocations` prints it: `id`, `name`,
-/// `arguments`, `status`, `streamed_body_bytes` when the body was not kept, and `error` when the status is not `complete`; `input` (the raw text)
-/// for a free-form call. Strings that are not UTF-8 get U+FFFD (see docs/errors.md).
+/// `arguments` (reported_arguments), `status`, `streamed_body_bytes` when the body was not kept,
+/// and `error` when the status is not `complete`; `input` (the raw text) for a free-form call.
+/// Strings that are not UTF-8 get U+FFFD (see docs/errors.md).
 inline boost::json::object to_json(const tool_invocation& inv)
 {
     boost::json::object out{{"id", inv.id},
                             {"name", inv.name},
-                            {"arguments", inv.arguments},
+                            {"arguments", reported_arguments(inv)},
                             {"status", boost::json::value_from(inv.status)}};
     if (inv.free_form)
         out["input"] = inv.arguments_raw;

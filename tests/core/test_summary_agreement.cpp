@@ -1,4 +1,5 @@
-// The summary reports each call as its invocation: same name, arguments and status, every policy.
+// The summary reports each call as its invocation: same name, arguments and status, every policy,
+// a cut call's too.
 #include <toolstream/registry.hpp>
 #include <toolstream/runtime_pipeline.hpp>
 
@@ -7,7 +8,9 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace test_summary_agreement {
 
@@ -62,6 +65,41 @@ TEST_CASE("summary: every policy's calls are reported with the invocation's argu
         }
     }
     CHECK(checked == expected);
+}
+
+TEST_CASE("summary and invocations: a cut call reports the same arguments and status in both", "[summary]")
+{
+    // vLLM's tests/tool_parsers/test_apertus_tool_parser.py, test_incomplete_tool_call: the list is
+    // cut before the call's object closes. vLLM makes it content; here it is an incomplete call
+    // (docs/text_formats.md), whose arguments every output reports alike.
+    struct cut_call {
+        std::string_view policy, text, arguments;
+    };
+    const cut_call cuts[] = {
+        {"apertus", R"(<|tools_prefix|>[{"get_weather": {"location": "London"})", R"({"location":"London"})"},
+        {"granite", R"(<|tool_call|>[{"name": "get_weather", "arguments": {"location": "London"})", R"({"location":"London"})"},
+        {"hermes", R"(<tool_call>{"name": "get_weather", "arguments": {"location": "London"})", R"({"location":"London"})"},
+        {"hermes", R"(<tool_call>{"name": "get_weather", "arguments": {"location": "Lon)", "null"},   // cut inside
+    };
+    for (const auto& cut : cuts) {
+        for (const std::size_t piece : {std::size_t{1}, std::size_t{7}, cut.text.size()}) {
+            INFO(cut.policy << " " << cut.text << " in pieces of " << piece);
+            auto made = runtime_pipeline<test::event_log>::create("text", cut.policy);
+            REQUIRE(made.has_value());
+            auto& p = **made;
+            for (std::size_t at = 0; at < cut.text.size(); at += piece)
+                REQUIRE(!p.write(cut.text.substr(at, piece)));
+            REQUIRE(!p.finish());
+            const auto& invocations = p.sink().invocations;
+            REQUIRE(invocations.size() == 1);
+            CHECK(invocations[0].status == invocation_status::incomplete);
+            const auto summary = to_json(p.summary(), "text", "text");
+            const auto& call = summary.at("choices").at(0).at("tool_calls").at(0);
+            CHECK(boost::json::serialize(call.at("arguments")) == cut.arguments);
+            CHECK(to_json(invocations[0]).at("arguments") == call.at("arguments"));
+            CHECK(to_json(invocations[0]).at("status") == "incomplete");
+        }
+    }
 }
 
 } // namespace test_summary_agreement
