@@ -49,6 +49,14 @@ TEST_CASE("deepseek_v3: what is not a call stays text", "[formats][deepseek_v3]"
     }
 }
 
+TEST_CASE("deepseek_v3: a call fenced before its JSON closed is invalid, and the next call is read", "[formats][deepseek_v3]")
+{
+    const auto r = test::run_checked<deepseek_v3>(
+        "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{\"a\": [1\n```<｜tool▁call▁end｜>"
+        "<｜tool▁call▁begin｜>function<｜tool▁sep｜>g\n```json\n{\"b\": 2}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>");
+    CHECK(calls(r) == "seg_1 f {} invalid_arguments\nseg_2 g {\"b\":2}\n");
+}
+
 TEST_CASE("deepseek_v3: end of stream", "[formats][deepseek_v3][finalize]")
 {
     const std::string_view head = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n";

@@ -45,6 +45,23 @@ TEST_CASE("kimi_k2: what is not a call stays text", "[formats][kimi_k2]")
     }
 }
 
+TEST_CASE("kimi_k2: a call closed inside its JSON is invalid, and the next call is read", "[formats][kimi_k2][peers]")
+{
+    // vLLM tests/tool_parsers/test_kimi_k2_tool_parser.py, test_extract_tool_calls_invalid_json:
+    // vLLM extracts both calls (the first with its raw text as arguments); here the first ENDs
+    // invalid_arguments (flag, don't drop) and the second is complete.
+    const auto r = test::run_checked<kimi_k2>(
+        "I'll help you check the weather. <|tool_calls_section_begin|> <|tool_call_begin|>\n"
+        "functions.invalid_get_weather:0 <|tool_call_argument_begin|> {\"city\": \"Beijing\" <|tool_call_end|> <|tool_call_begin|>\n"
+        "functions.valid_get_weather:1 <|tool_call_argument_begin|> {\"city\": \"Shanghai\"} <|tool_call_end|> <|tool_calls_section_end|>");
+    CHECK(calls(r) == "functions.invalid_get_weather:0 invalid_get_weather {} invalid_arguments\n"
+                      "functions.valid_get_weather:1 valid_get_weather {\"city\":\"Shanghai\"}\n");
+    // Inside a string the marker is data, as in a file body.
+    CHECK(calls(test::run_checked<kimi_k2>("<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>"
+                                           "{\"a\": \"<|tool_call_end|>\"}<|tool_call_end|><|tool_calls_section_end|>"))
+          == "functions.f:0 f {\"a\":\"<|tool_call_end|>\"}\n");
+}
+
 TEST_CASE("kimi_k2: end of stream", "[formats][kimi_k2][finalize]")
 {
     const std::string head = "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>";

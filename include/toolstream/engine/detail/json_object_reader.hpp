@@ -15,12 +15,16 @@ namespace toolstream::detail {
 /// Reads `{…}` (blanks before it are syntax) to where its brackets balance outside strings. A
 /// tool_call streams it raw as content and argument fragments; a file or shell tool decodes it
 /// (json_file_arguments). Any other first byte ends the arguments at once: the call has none
-/// and ENDs `invalid_arguments`.
+/// and ENDs `invalid_arguments`. So does the first byte of the call's closing marker outside a
+/// string, when no JSON could hold it there (`<`, a backtick): the model closed the call without
+/// closing its JSON, and the calls after it are read, as vLLM reads them.
 class json_object_reader {
 public:
-    void begin(const call_frame& call)
+    /// `call_close`: the call's closing marker (may be empty).
+    void begin(const call_frame& call, std::string_view call_close)
     {
         extent_.reset();
+        stop_ = !call_close.empty() && json_extent::can_stop_at(call_close.front()) ? call_close.front() : 0;
         started_ = done_ = false;
         failure_.clear();
         file_ = call.is_file_tool();
@@ -49,8 +53,10 @@ public:
             started_ = true;
         }
         const std::string_view w = ctx.view();
-        const std::size_t end = extent_.scan(w);
-        done_ = extent_.closed();
+        const std::size_t end = extent_.scan(w, stop_);
+        done_ = extent_.closed() || extent_.stopped();
+        if (extent_.stopped())
+            failure_ = "the call closed inside its JSON arguments";
         const std::string_view bytes = w.substr(0, end);
         if (file_) {
             file_arguments_.read(bytes, ctx.call, ctx.out, [](std::string_view raw) { return raw; });
@@ -77,6 +83,7 @@ private:
     json_file_arguments file_arguments_;
     std::string failure_;
     json_extent extent_;
+    char stop_ = 0;
     bool started_ = false;
     bool done_ = false;
     bool file_ = false;

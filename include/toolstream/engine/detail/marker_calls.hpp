@@ -267,7 +267,7 @@ private:
         metadata["tool_name"] = header_->name;
         ctx.call.begin(segment_type_of_tool(header_->name), std::move(metadata), header_->id, false, ctx.out);
         if constexpr (kind == text_arguments::json_object)
-            object_.begin(ctx.call);
+            object_.begin(ctx.call, close_);
         else if constexpr (kind == text_arguments::key_value)
             key_value_.begin(ctx.call, header_->name, schemas_.get(), cap_);
     }
