@@ -71,6 +71,13 @@ TEST_CASE("llama3_json: end of stream and bad calls", "[formats][llama3_json][fi
     CHECK(calls(test::run_checked<llama3_json>("{\"name\": \"f\", \"parameters\": {\"a\": 1}};")) == "seg_1 f {\"a\":1}\n");
     CHECK(calls(test::run_checked<llama3_json>("{\"name\": \"f\", \"parameters\": {\"a\": tru}}"))
           == "seg_1 f {} invalid_arguments\n");
+    // vLLM tests/tool_parsers/test_llama3_json_tool_parser.py, test_extract_tool_calls_invalid_json:
+    // content there. Here its first keys are a call's, so it is a call flagged incomplete, its raw
+    // text kept (docs/text_formats.md says why).
+    const auto broken = test::run_checked<llama3_json>(R"({"name": "invalidTool", "parameters": {invalid json})");
+    CHECK(calls(broken) == "seg_1 invalidTool {} incomplete\n");
+    CHECK(segments(broken) == R"(tool_call {"tool_name":"invalidTool"} "{\"name\": \"invalidTool\", \"parameters\": {invalid json}")"
+                              " incomplete\n");
 }
 
 TEST_CASE("llama3_json: a 1 MiB write_file body streams with a bounded hold", "[formats][llama3_json][large]")
