@@ -20,8 +20,8 @@ namespace toolstream::detail {
 /// closing its JSON, and the calls after it are read, as vLLM reads them.
 class json_object_reader {
 public:
-    /// `call_close`: the call's closing marker (may be empty).
-    void begin(const call_frame& call, std::string_view call_close)
+    /// `call_close`: the call's closing marker, if it has one.
+    void begin(const call_frame& call, std::string_view call_close = {})
     {
         extent_.reset();
         stop_ = !call_close.empty() && json_extent::can_stop_at(call_close.front()) ? call_close.front() : 0;
