@@ -117,9 +117,6 @@ inline boost::json::object to_json(const segment_event& e)
     return out;
 }
 
-/// True when a tool segment's input is free-form text rather than JSON arguments (metadata
-/// `"free_form": true`, set by the provider's call, as OpenAI Responses custom tools are): its
-/// argument text is the input, verbatim, and END does not parse it.
 /// The string `key` of a START's or END's metadata (`tool_name`, `namespace`), or empty.
 inline std::string_view metadata_string(const segment_event& e, std::string_view key) noexcept
 {
@@ -127,6 +124,9 @@ inline std::string_view metadata_string(const segment_event& e, std::string_view
     return v != nullptr && v->is_string() ? std::string_view(v->get_string()) : std::string_view{};
 }
 
+/// True when a tool segment's input is free-form text rather than JSON arguments (metadata
+/// `"free_form": true`, set by the provider's call, as OpenAI Responses custom tools are): its
+/// argument text is the input, verbatim, and END does not parse it.
 inline bool is_free_form(const boost::json::object& metadata) noexcept
 {
     const auto* v = metadata.if_contains("free_form");
