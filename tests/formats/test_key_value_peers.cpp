@@ -33,7 +33,9 @@ text_format_options with_schemas()
         "count":{"oneOf":[{"type":"integer"},{"type":"string"}]},"count2":{"oneOf":[{"type":"integer"},{"type":"string"}]},
         "first":{"type":["string","integer"]},
         "opt":{"anyOf":[{"type":"number"},{"type":"null"}]},
-        "plain":{"type":"string"},"free":{"description":"no type"}}}}}
+        "plain":{"type":"string"},"free":{"description":"no type"}}}}},
+      {"type":"function","function":{"name":"TodoWrite","parameters":{"type":"object","properties":{
+        "todos":{"type":"array","items":{"type":"object","properties":{"content":{"type":"string"},"status":{"type":"string"}}}}}}}}
     ])").as_array());
     return o;
 }
@@ -123,6 +125,38 @@ TEST_CASE("key/value formats: schema-typed null and unions (vLLM's value typing)
                                               + "</invoke>\n</minimax:tool_call>",
                                               with_schemas()))
           == typed_expected);
+}
+
+// sgl-project/sglang test/registered/function_call/test_qwen3_coder_detector/test_cases.py::test_complex_schema_toolcall:
+// an array parameter written with a Python literal is the list (SGLang tries json.loads, then
+// ast.literal_eval). Derived: JSON still wins where it reads the text (`\/` is `/`), and a literal
+// that does not read stays the string; glm45 and minimax_m2 type their values alike.
+TEST_CASE("key/value formats: an array or object parameter written as a Python literal (SGLang)", "[formats][schemas][peers]")
+{
+    const auto r = test::run_checked<qwen3_coder>(
+        "Text prefix + complex schema tool call test\n\n<function=TodoWrite>\n<parameter=todos>\n[\n"
+        " {\"content\": \"Buy a new car\", \"status\": 'pending'},\n {\"content\": \"Buy a new house\", \"status\": \"completed\"}\n]\n"
+        "</parameter>\n</function>\n\n",
+        with_schemas());
+    CHECK(calls(r) == "seg_2 TodoWrite {\"todos\":[{\"content\":\"Buy a new car\",\"status\":\"pending\"},"
+                      "{\"content\":\"Buy a new house\",\"status\":\"completed\"}]}\n");
+    // SGLang's text ends at the call; here the blank lines after it are kept as text.
+    CHECK(test::content_of_type(r.events, segment_type::text) == "Text prefix + complex schema tool call test\n\n\n\n");
+    const std::string json_wins = "[\"a\\/b\"]", broken = "[{'content': x}]";
+    CHECK(calls(test::run_checked<qwen3_coder>(
+              "<tool_call>\n<function=TodoWrite>\n" + qwen3_coder_param("todos", json_wins) + "</function>\n</tool_call>", with_schemas()))
+          == "seg_1 TodoWrite {\"todos\":[\"a/b\"]}\n");
+    CHECK(calls(test::run_checked<qwen3_coder>(
+              "<tool_call>\n<function=TodoWrite>\n" + qwen3_coder_param("todos", broken) + "</function>\n</tool_call>", with_schemas()))
+          == "seg_1 TodoWrite {\"todos\":\"[{'content': x}]\"}\n");
+    const std::string literal = "[{'content': 'x', 'status': 'pending'}]";
+    const std::string expected = "seg_1 TodoWrite {\"todos\":[{\"content\":\"x\",\"status\":\"pending\"}]}\n";
+    CHECK(calls(test::run_checked<glm45>("<tool_call>TodoWrite\n" + glm45_param("todos", literal) + "</tool_call>", with_schemas()))
+          == expected);
+    CHECK(calls(test::run_checked<minimax_m2>("<minimax:tool_call>\n<invoke name=\"TodoWrite\">\n" + minimax_param("todos", literal)
+                                              + "</invoke>\n</minimax:tool_call>",
+                                              with_schemas()))
+          == expected);
 }
 
 TEST_CASE("glm45: values JSON-decoded without a schema; a name without a line break (vLLM)", "[formats][glm45][peers]")

@@ -113,11 +113,32 @@ TEST_CASE("raw parameters: booleans, null, objects and arrays", "[tools][raw]")
     CHECK(convert(R"({"type":"array"})", "[1, \"two\"]\n") == R"([1,"two"])");
     CHECK(convert(R"({"type":"arr"})", "[]") == "[]");
     CHECK(convert(R"({"type":"list[int]"})", "[1]") == "[1]");
-    // Not JSON, the wrong kind of JSON, or a number JSON cannot hold: stays a string.
-    for (const char* raw : {"{'a': 1}", "[1,", "[1, 2]", "3", R"("{}")", "{\"a\": 1e999}"})
+    // Neither JSON nor a Python literal, the wrong kind of value, or a number JSON cannot hold:
+    // stays a string.
+    for (const char* raw : {"{'a': 1", "[1,", "[1, 2]", "(1, 2)", "3", R"("{}")", "'{}'", "{\"a\": 1e999}"})
         CHECK(convert(R"({"type":"object"})", raw) == quoted(raw));
     CHECK(convert(R"({"type":"array"})", R"({"a":1})") == quoted(R"({"a":1})"));
     CHECK(convert(R"({"type":"object"})", R"({"a": 0e400})") == R"({"a":0E0})");   // Boost's NaN repaired to 0
+}
+
+// SGLang's and vLLM's qwen3_coder read an object or array parameter with ast.literal_eval when
+// json.loads fails (sgl-project/sglang test/registered/function_call/test_qwen3_coder_detector/
+// test_cases.py::test_complex_schema_toolcall; its streamed form is in test_key_value_peers.cpp).
+TEST_CASE("raw parameters: objects and arrays written as Python literals", "[tools][raw]")
+{
+    CHECK(convert(R"({"type":"array"})", "[{'content': 'x', 'status': 'pending'}]") == R"([{"content":"x","status":"pending"}])");
+    CHECK(convert(R"({"type":"object"})", "{'a': True, 'b': None, 'c': (1, 2.5), 1: 'x'}\n")
+          == R"({"a":true,"b":null,"c":[1,2.5E0],"1":"x"})");   // json.dumps writes a key 1 as "1"
+    CHECK(convert(R"({"type":"array"})", "('a', 'b')") == R"(["a","b"])");   // a tuple is a JSON array
+    CHECK(convert(R"({"type":"list[str]"})", "['it''s', \"q\"]") == R"(["its","q"])");   // concatenated
+    CHECK(convert(R"({"type":["string","array"]})", "[1, 'two']") == R"([1,"two"])");
+    // JSON first: `\/` is `/` in JSON, a backslash and `/` in Python.
+    CHECK(convert(R"({"type":"array"})", R"(["a\/b"])") == R"(["a/b"])");
+    // A literal that does not read (a name, a call, a bytes string, an unclosed list, text after
+    // it) stays the string, as written.
+    for (const char* raw : {"[{'a': x}]", "[f(1)]", "[b'x']", "['a'", "['a'] + ['b']", "['a'] x", "[1e999]"})
+        CHECK(convert(R"({"type":"array"})", raw) == quoted(raw));
+    CHECK(convert(R"({"type":["string","object"]})", "{'a': 1") == quoted("{'a': 1"));
 }
 
 TEST_CASE("raw parameters: type lists and anyOf, with null", "[tools][raw]")

@@ -15,19 +15,21 @@
 // | `int*`, `uint*`, `long*`, `short*`, `unsigned*`     | an integer: `[+-]digits`, int64 or uint64   |
 // | `num*`, `float*`, `double`                         | a number; an integral one becomes an integer (`5.0` → `5`) |
 // | `boolean`, `bool`, `binary`                        | `true` / `false`, any case                  |
-// | `object`, `dict*` / `array`, `arr`, `list*`        | the JSON text parsed, if it is an object / array |
+// | `object`, `dict*` / `array`, `arr`, `list*`        | the JSON text parsed, else the text read as a Python literal (`[{'a': True}]`, as SGLang's and vLLM's qwen3_coder), if it is an object / array (a list, tuple or set) |
 // | `null`                                             | null                                        |
 //
 // `null` or `none` (any case) becomes null for a type that admits null (a `null` member:
 // `["string","null"]`, `anyOf` with `{"type":"null"}`) and for a type without a string member. Outside the string case, surrounding whitespace is
 // ignored. Any value that does not convert stays the string it was. Where vLLM differs: it
-// turns a boolean it cannot read into `false`, reads Python literals (`{'a': True}`, `1_000`)
-// with ast.literal_eval, accepts any JSON for object/array types, and keeps Python's big
-// integers; here those values stay strings (and integers beyond 64 bits stay strings).
+// turns a boolean it cannot read into `false`, reads `1_000` as a number and a type it does not
+// know as a Python literal, accepts any JSON or literal for object/array types (`3` as an
+// object), and keeps Python's big integers; here those values stay strings (and integers beyond
+// 64 bits stay strings).
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/parse_json.hpp>
+#include <toolstream/detail/python_text.hpp>
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -248,7 +250,9 @@ inline boost::json::value convert_raw_as(raw_kind kind, std::string_view t)
     case raw_kind::array: {
         boost::system::error_code ec;
         boost::json::value parsed = parse_json(t, ec);
-        if (!ec && (kind == raw_kind::object ? parsed.is_object() : parsed.is_array()))
+        if (ec)   // JSON first: where both read the text (`"\/"`), JSON's reading is the value
+            parsed = parse_python_literal(t).value_or(nullptr);
+        if (kind == raw_kind::object ? parsed.is_object() : parsed.is_array())
             return parsed;
         return nullptr;
     }

@@ -3,8 +3,8 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/python_literals.hpp>
 #include <toolstream/engine/format_reader.hpp>
-#include <toolstream/formats/detail/python_literals.hpp>
 
 #include <cstddef>
 #include <string_view>

@@ -4,11 +4,11 @@
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/python_values.hpp>
 #include <toolstream/engine/format_reader.hpp>
 #include <toolstream/engine/format_traits.hpp>
+#include <toolstream/formats/detail/python_block_source.hpp>
 #include <toolstream/formats/detail/python_calls.hpp>
-#include <toolstream/formats/detail/python_literals.hpp>
-#include <toolstream/formats/detail/python_values.hpp>
 #include <toolstream/tool_syntax.hpp>
 
 #include <boost/json/parse.hpp>
@@ -165,7 +165,8 @@ private:
     {
         for (;;) {
             if (arg_ == arg::value) {
-                const auto s = values_.step(ctx);
+                python_block_source<W> source(ctx);
+                const auto s = values_.step(source);
                 deliver(ctx);
                 if (s == python_value_reader::status::more)
                     return false;

@@ -1,10 +1,8 @@
-// A Python string literal decoded as it streams, for the pythonic formats
-// (formats/detail/python_values.hpp).
+// A Python string literal decoded as it streams (detail/python_values.hpp).
 #pragma once
 
+#include <toolstream/detail/python_literals.hpp>
 #include <toolstream/detail/utf8.hpp>
-#include <toolstream/engine/format_reader.hpp>
-#include <toolstream/formats/detail/python_literals.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -21,17 +19,17 @@ namespace toolstream::detail {
 /// single-quoted string is kept (vLLM escapes it before parsing). Surrogate pairs written as two
 /// `\u` escapes combine; a lone surrogate becomes U+FFFD. Decoded text goes to `emit` in whole
 /// UTF-8 characters, gathered over the runs and escapes of one read() (source code escapes a
-/// byte in ten or so, and each emit is an event); the bytes are the call's text.
+/// byte in ten or so, and each emit is an event); the bytes are taken from a python_source.
 class python_string {
 public:
     enum class result { more, closed, failed };
 
     /// At a prefix of `n` bytes and its quote: more (the quotes after it are not known yet),
     /// failed (bytes), or the string opened, its opening taken (`empty()`: `''` was all of it).
-    template<class W>
-    result open(block_context<W>& ctx, std::size_t n)
+    template<python_source Source>
+    result open(Source& src, std::size_t n)
     {
-        const std::string_view v = ctx.view();
+        const std::string_view v = src.view();
         const std::string_view prefix = v.substr(0, n);
         if (prefix.find_first_of("bB") != std::string_view::npos) {
             error_ = "bytes literals have no JSON value";
@@ -45,7 +43,7 @@ public:
         quote_ = q;
         triple_ = v[n + 1] == q && v[n + 2] == q;
         empty_ = v[n + 1] == q && !triple_;
-        take_call_text(ctx, n + (empty_ ? 2 : triple_ ? 3 : 1));
+        src.take(n + (empty_ ? 2 : triple_ ? 3 : 1));
         return result::closed;
     }
 
@@ -55,11 +53,11 @@ public:
     const std::string& error() const noexcept { return error_; }
 
     /// Reads the string on: closed once its closing quote is taken.
-    template<class W, class Emit>
-    result read(block_context<W>& ctx, Emit&& emit)
+    template<python_source Source, class Emit>
+    result read(Source& src, Emit&& emit)
     {
-        gather_ = ctx.view().size() > 8;   // a few bytes hold an escape or two at most: no gain
-        const result r = decode(ctx, emit);
+        gather_ = src.view().size() > 8;   // a few bytes hold an escape or two at most: no gain
+        const result r = decode(src, emit);
         flush(emit);
         return r;
     }
@@ -85,28 +83,28 @@ public:
 private:
     static constexpr std::size_t gathered = 4096;   // decoded text is emitted once this much waits
 
-    template<class W, class Emit>
-    result decode(block_context<W>& ctx, Emit& emit)
+    template<python_source Source, class Emit>
+    result decode(Source& src, Emit& emit)
     {
         for (;;) {
-            const std::string_view v = ctx.view();
+            const std::string_view v = src.view();
             std::size_t i = 0;
             while (i < v.size() && v[i] != quote_ && v[i] != '\\' && !(fstring_ && (v[i] == '{' || v[i] == '}')))
                 ++i;
             if (i > 0) {   // plain characters; a split UTF-8 character is held back
                 std::size_t n = i == v.size() ? utf8_complete_prefix(v) : i;
-                n = std::min(n, std::max<std::size_t>(ctx.call.hold_room(), 1));
+                n = std::min(n, src.room());
                 if (n == 0)
                     return result::more;
                 text(v.substr(0, n), emit);
-                take_call_text(ctx, n);
+                src.take(n);
                 continue;
             }
             if (v.empty())
                 return result::more;
             if (v[0] == quote_) {
                 if (!triple_) {
-                    take_call_text(ctx, 1);
+                    src.take(1);
                     return result::closed;
                 }
                 if (v.size() < 3)
@@ -114,7 +112,7 @@ private:
                 const bool closes = v[1] == quote_ && v[2] == quote_;
                 if (!closes)
                     text(v.substr(0, 1), emit);
-                take_call_text(ctx, closes ? 3 : 1);
+                src.take(closes ? 3 : 1);
                 if (closes)
                     return result::closed;
                 continue;
@@ -127,10 +125,10 @@ private:
                     return result::failed;
                 }
                 text(v.substr(0, 1), emit);
-                take_call_text(ctx, 2);
+                src.take(2);
                 continue;
             }
-            if (const result r = escape(ctx, v, emit); r != result::closed)
+            if (const result r = escape(src, v, emit); r != result::closed)
                 return r;
         }
     }
@@ -179,27 +177,27 @@ private:
     }
 
     // `v` starts with a backslash and one more byte; closed here means "read on".
-    template<class W, class Emit>
-    result escape(block_context<W>& ctx, std::string_view v, Emit& emit)
+    template<python_source Source, class Emit>
+    result escape(Source& src, std::string_view v, Emit& emit)
     {
         const char c = v[1];
         if (raw_) {   // the backslash stays; it only keeps a quote or a backslash from ending anything
             const std::size_t n = c == quote_ || c == '\\' ? 2 : 1;
             text(v.substr(0, n), emit);
-            take_call_text(ctx, n);
+            src.take(n);
             return result::closed;
         }
         static constexpr std::string_view from = "\\'\"ntrabfv";
         static constexpr std::string_view to = "\\'\"\n\t\r\a\b\f\v";
         if (const std::size_t k = from.find(c); k != std::string_view::npos) {
             text(to.substr(k, 1), emit);
-            take_call_text(ctx, 2);
+            src.take(2);
             return result::closed;
         }
         if (c == '\n' || c == '\r') {   // a line continuation
             if (c == '\r' && v.size() < 3)
                 return result::more;
-            take_call_text(ctx, c == '\r' && v[2] == '\n' ? 3 : 2);
+            src.take(c == '\r' && v[2] == '\n' ? 3 : 2);
             return result::closed;
         }
         std::size_t n = 0;   // digits
@@ -221,7 +219,7 @@ private:
             return result::failed;
         } else {   // an unknown escape keeps its backslash, as Python does
             text(v.substr(0, 1), emit);
-            take_call_text(ctx, 1);
+            src.take(1);
             return result::closed;
         }
         std::uint32_t cp = 0;
@@ -231,7 +229,7 @@ private:
             return result::failed;
         }
         code_point(cp, emit);
-        take_call_text(ctx, at + n);
+        src.take(at + n);
         return result::closed;
     }
 

@@ -1,12 +1,11 @@
 // One Python literal read as it streams and written out as JSON: a keyword argument's value in
-// the pythonic formats (formats/detail/pythonic_reader.hpp).
+// the pythonic formats (formats/detail/pythonic_reader.hpp), or a whole text (detail/python_text.hpp).
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/compact_json.hpp>
-#include <toolstream/engine/format_reader.hpp>
-#include <toolstream/formats/detail/python_literals.hpp>
-#include <toolstream/formats/detail/python_string.hpp>
+#include <toolstream/detail/python_literals.hpp>
+#include <toolstream/detail/python_string.hpp>
 
 #include <cstddef>
 #include <string>
@@ -22,9 +21,9 @@ namespace toolstream::detail {
 /// json() as the bytes arrive: a string's characters as they come (escapes decoded, re-escaped
 /// for JSON, a UTF-8 character never split). Only what cannot be decided yet is held: a token,
 /// an escape, a split character, and the first element of `(…)` or `{…}` until a `,` or `:` says
-/// whether it is a tuple, a set or a dict (bounded by the cap). Every byte read is the call's
-/// text (byte_role::call_text). A body value (a file tool's content) must be a string: its
-/// decoded text goes to the call as content instead of JSON.
+/// whether it is a tuple, a set or a dict (bounded by the cap). Every byte read is taken from the
+/// python_source. A body value (a file tool's content) must be a string: its decoded text goes
+/// to the source's decoded() instead of JSON.
 class python_value_reader {
 public:
     enum class status { more, done, failed };
@@ -39,17 +38,17 @@ public:
     }
 
     /// Reads on: done when the value is complete (its last byte read), failed with error().
-    template<class W>
-    status step(block_context<W>& ctx)
+    template<python_source Source>
+    status step(Source& src)
     {
         for (;;) {
             act a = act::go;
             switch (expect_) {
-            case expect::string: a = in_string(ctx); break;
-            case expect::string_end: a = after_string(ctx); break;
-            case expect::body_close: a = body_close(ctx); break;
+            case expect::string: a = in_string(src); break;
+            case expect::string_end: a = after_string(src); break;
+            case expect::body_close: a = body_close(src); break;
             case expect::done: return status::done;
-            default: a = token(ctx); break;
+            default: a = token(src); break;
             }
             if (a == act::go && pending_.size() > cap_)
                 a = fail("a tuple, set or dict whose first ',' or ':' comes after max_held bytes");
@@ -107,55 +106,55 @@ private:
     }
 
     // Decoded string text: the call's content for a body, JSON otherwise.
-    template<class W>
-    auto emitter(block_context<W>& ctx)
+    template<python_source Source>
+    auto emitter(Source& src)
     {
-        return [this, &ctx](std::string_view s) {
+        return [this, &src](std::string_view s) {
             if (body_)
-                ctx.call.add(byte_role::decoded, s, ctx.out);
+                src.decoded(s);
             else
                 append_json_escaped_valid(target(), s);
         };
     }
 
     // A value, an element, a key, or what follows one.
-    template<class W>
-    act token(block_context<W>& ctx)
+    template<python_source Source>
+    act token(Source& src)
     {
-        take_call_text(ctx, skip_blanks(ctx.view(), 0));
-        const std::string_view v = ctx.view();
+        src.take(skip_blanks(src.view(), 0));
+        const std::string_view v = src.view();
         if (v.empty())
             return act::more;
         const char c = v[0];
         frame* f = stack_.empty() ? nullptr : &stack_.back();
         if (expect_ == expect::after)
-            return after_element(ctx, c);
+            return after_element(src, c);
         if (expect_ == expect::key && c == '}' && !sign_) {   // after a trailing comma
             f->key = false;
-            return close(ctx, c);
+            return close(src, c);
         }
         if (!sign_ && expect_ == expect::item && f != nullptr && c == closer(f->k))
-            return close(ctx, c);
+            return close(src, c);
         if (f != nullptr && f->comma) {   // not a trailing comma: JSON has it
             out(",");
             f->comma = false;
         }
         if (body_ && c == '(' && !sign_) {   // `("…" "…")`
             ++parens_;
-            take_call_text(ctx, 1);
+            src.take(1);
             return act::go;
         }
         if (body_ && c != '"' && c != '\'' && !python_name_start(c))
             return fail("the file body is not a string");
         if (c == '"' || c == '\'')
-            return sign_ ? fail("a sign applies to numbers only") : open_string(ctx, 0);
+            return sign_ ? fail("a sign applies to numbers only") : open_string(src, 0);
         if (python_name_start(c) || (c >= '0' && c <= '9') || c == '.')
-            return scalar_token(ctx);
+            return scalar_token(src);
         if (c == '-' || c == '+') {
             sign_ = true;
             negative_ ^= c == '-';
             expect_ = expect::value;
-            take_call_text(ctx, 1);
+            src.take(1);
             return act::go;
         }
         if (sign_)
@@ -163,7 +162,7 @@ private:
         if (c == '[' || c == '(' || c == '{') {
             if (f != nullptr && f->k == kind::dict && f->key)
                 return fail("a dict key is not a literal");
-            return open(ctx, c == '[' ? kind::list : c == '(' ? kind::paren : kind::brace);
+            return open(src, c == '[' ? kind::list : c == '(' ? kind::paren : kind::brace);
         }
         return fail(std::string("unexpected '") + c + "' where a value belongs");
     }
@@ -173,8 +172,8 @@ private:
         return k == kind::list ? ']' : k == kind::tuple || k == kind::paren ? ')' : '}';
     }
 
-    template<class W>
-    act open(block_context<W>& ctx, kind k)
+    template<python_source Source>
+    act open(Source& src, kind k)
     {
         if (stack_.size() >= max_depth)
             return fail("arguments nest deeper than 64 levels");
@@ -186,7 +185,7 @@ private:
             ++pending_frames_;
         }
         stack_.push_back({k, k == kind::brace, false, 0, capture});
-        take_call_text(ctx, 1);
+        src.take(1);
         expect_ = expect::item;
         return act::go;
     }
@@ -202,8 +201,8 @@ private:
         }
     }
 
-    template<class W>
-    act close(block_context<W>& ctx, char c)
+    template<python_source Source>
+    act close(Source& src, char c)
     {
         frame& f = stack_.back();
         if (c != closer(f.k))
@@ -226,7 +225,7 @@ private:
             break;
         }
         stack_.pop_back();
-        take_call_text(ctx, 1);
+        src.take(1);
         return value_done();
     }
 
@@ -245,8 +244,8 @@ private:
     }
 
     // `,`, `:` or a close after an element.
-    template<class W>
-    act after_element(block_context<W>& ctx, char c)
+    template<python_source Source>
+    act after_element(Source& src, char c)
     {
         frame& f = stack_.back();
         if (c == ',') {
@@ -255,7 +254,7 @@ private:
             if (f.k == kind::paren || f.k == kind::brace)
                 decide(f, f.k == kind::paren ? kind::tuple : kind::set, "[");
             f.comma = true;
-            take_call_text(ctx, 1);
+            src.take(1);
             f.key = f.k == kind::dict;
             expect_ = f.k == kind::dict ? expect::key : expect::item;
             return act::go;
@@ -277,12 +276,12 @@ private:
             }
             out(":");
             f.key = false;
-            take_call_text(ctx, 1);
+            src.take(1);
             expect_ = expect::value;
             return act::go;
         }
         if (c == ')' || c == ']' || c == '}')
-            return close(ctx, c);
+            return close(src, c);
         return fail(std::string("unexpected '") + c + "' after a value: expected ',' or a closing bracket");
     }
 
@@ -299,28 +298,28 @@ private:
     }
 
     // A name or a number: a string's prefix, or a scalar.
-    template<class W>
-    act scalar_token(block_context<W>& ctx)
+    template<python_source Source>
+    act scalar_token(Source& src)
     {
         std::string json;
-        const python_token t = python_scalar(ctx.view(), cap_, sign_, negative_, json);
+        const python_token t = python_scalar(src.view(), cap_, sign_, negative_, json);
         switch (t.what) {
         case python_token::kind::more: return act::more;
         case python_token::kind::failed: return fail(t.error);
-        case python_token::kind::string: return open_string(ctx, t.size);
+        case python_token::kind::string: return open_string(src, t.size);
         case python_token::kind::scalar: break;
         }
         if (body_)
             return fail("the file body is not a string");
-        take_call_text(ctx, t.size);
+        src.take(t.size);
         return scalar(json);
     }
 
     // A string at its prefix (`n` bytes) and quote; one continuing another adds to its JSON string.
-    template<class W>
-    act open_string(block_context<W>& ctx, std::size_t n)
+    template<python_source Source>
+    act open_string(Source& src, std::size_t n)
     {
-        switch (string_.open(ctx, n)) {
+        switch (string_.open(src, n)) {
         case python_string::result::more: return act::more;
         case python_string::result::failed: return fail(string_.error());
         case python_string::result::closed: break;
@@ -332,10 +331,10 @@ private:
         return act::go;
     }
 
-    template<class W>
-    act in_string(block_context<W>& ctx)
+    template<python_source Source>
+    act in_string(Source& src)
     {
-        switch (string_.read(ctx, emitter(ctx))) {
+        switch (string_.read(src, emitter(src))) {
         case python_string::result::more: return act::more;
         case python_string::result::failed: return fail(string_.error());
         case python_string::result::closed: break;
@@ -345,19 +344,19 @@ private:
     }
 
     // After a string: another one continues it (`"a" 'b'`), anything else ends it.
-    template<class W>
-    act after_string(block_context<W>& ctx)
+    template<python_source Source>
+    act after_string(Source& src)
     {
-        take_call_text(ctx, skip_blanks(ctx.view(), 0));
-        const std::string_view v = ctx.view();
+        src.take(skip_blanks(src.view(), 0));
+        const std::string_view v = src.view();
         std::size_t n = 0;
         while (n < v.size() && n < 3 && python_name_start(v[n]))
             ++n;
         if (n == v.size())
             return act::more;
         if ((v[n] == '"' || v[n] == '\'') && (n == 0 || python_string_prefix(v.substr(0, n))))
-            return open_string(ctx, n);
-        string_.finish(emitter(ctx));
+            return open_string(src, n);
+        string_.finish(emitter(src));
         in_json_string_ = false;
         if (!body_)
             out("\"");
@@ -365,16 +364,16 @@ private:
     }
 
     // A body in parentheses: `(`"…" "…"`)`.
-    template<class W>
-    act body_close(block_context<W>& ctx)
+    template<python_source Source>
+    act body_close(Source& src)
     {
-        take_call_text(ctx, skip_blanks(ctx.view(), 0));
-        const std::string_view v = ctx.view();
+        src.take(skip_blanks(src.view(), 0));
+        const std::string_view v = src.view();
         if (v.empty())
             return act::more;
         if (v[0] != ')')
             return fail("the file body is not a string");
-        take_call_text(ctx, 1);
+        src.take(1);
         if (--parens_ == 0)
             expect_ = expect::done;
         return act::go;

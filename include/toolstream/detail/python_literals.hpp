@@ -1,14 +1,13 @@
-// Python tokens read as they stream, for the pythonic formats: names, number literals turned into
-// JSON numbers, and string literals decoded piece by piece (formats/detail/python_values.hpp).
+// Python tokens read as they stream: names, number literals turned into JSON numbers, and the
+// source a literal is read from (detail/python_values.hpp). Below the formats and the tools, so
+// that the pythonic formats' reader and raw_parameters' schema typing share it.
 #pragma once
-
-#include <toolstream/detail/utf8.hpp>
-#include <toolstream/engine/format_reader.hpp>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -23,17 +22,17 @@ constexpr bool python_name_start(char c) noexcept
 }
 constexpr bool python_name_char(char c) noexcept { return python_name_start(c) || (c >= '0' && c <= '9'); }
 
-/// Reports `n` bytes as a call's text, in pieces the frame can hold: a file's START waits for its
-/// path, and happens at the same input byte whatever the chunking.
-template<class W>
-void take_call_text(block_context<W>& ctx, std::size_t n)
-{
-    while (n > 0) {
-        const std::size_t k = std::min(n, std::max<std::size_t>(ctx.call.hold_room(), 1));
-        ctx.take(k, byte_role::call_text);
-        n -= k;
-    }
-}
+/// Where a Python literal's bytes come from: `view()` the unread bytes, `take(n)` reports the
+/// first `n` as read, `room()` (at least 1) how much decoded text one piece may carry, and
+/// `decoded(t)` receives a file body's decoded text. A stream's block (the pythonic formats'
+/// python_block_source) or a whole text (detail/python_text.hpp).
+template<class S>
+concept python_source = requires(S& s, std::size_t n, std::string_view t) {
+    { s.view() } -> std::convertible_to<std::string_view>;
+    { s.room() } -> std::convertible_to<std::size_t>;
+    s.take(n);
+    s.decoded(t);
+};
 
 /// Whether `p` prefixes a string literal (`r`, `u`, `f`, `b` and their pairs, any case).
 inline bool python_string_prefix(std::string_view p) noexcept
