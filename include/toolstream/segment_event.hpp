@@ -2,6 +2,7 @@
 #pragma once
 
 #include <toolstream/detail/valid_json.hpp>
+#include <toolstream/tool_invocation.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/describe/enum_to_string.hpp>
@@ -52,7 +53,15 @@ struct consumed_markup {
     std::string_view bytes;
 };
 
-/// An owning copy of a segment_event (without the END arguments, which invocations carry).
+/// True at the END of a tool segment that is not complete: its event JSON reports its arguments.
+inline bool reports_cut_arguments(const segment_event& e) noexcept
+{
+    return e.type == segment_event_type::SEGMENT_END && is_tool_segment(e.segment_kind)
+        && e.status != segment_status::complete;
+}
+
+/// An owning copy of a segment_event (without the END arguments, which invocations carry; the
+/// argument text only of a tool segment that did not complete, which its JSON reports).
 struct owned_segment_event {
     segment_event_type type = segment_event_type::SEGMENT_START;
     std::string segment_id;
@@ -61,12 +70,13 @@ struct owned_segment_event {
     boost::json::object metadata;
     segment_status status = segment_status::complete;
     std::string error;
+    std::string arguments_text;
 
     owned_segment_event() = default;
     explicit owned_segment_event(const segment_event& e)
         : type(e.type), segment_id(e.segment_id), segment_kind(e.segment_kind), delta(e.delta),
           metadata(e.metadata != nullptr ? *e.metadata : boost::json::object{}), status(e.status),
-          error(e.error)
+          error(e.error), arguments_text(reports_cut_arguments(e) ? e.arguments_text : std::string_view{})
     {
     }
 
@@ -80,6 +90,7 @@ struct owned_segment_event {
         e.metadata = &metadata;
         e.status = status;
         e.error = error;
+        e.arguments_text = arguments_text;
         return e;
     }
 
@@ -91,7 +102,9 @@ struct owned_segment_event {
 ///   {"type":"SEGMENT_CONTENT","segment_id":"…","payload":{"delta":"…"}}
 ///   {"type":"SEGMENT_END","segment_id":"…","payload":{"metadata":{…}}}
 /// Empty metadata gives `"payload":{}`. An END that is not complete also carries
-/// `"status"` (`incomplete` or `invalid_arguments`) and `"error"` in its payload.
+/// `"status"` (`incomplete` or `invalid_arguments`) and `"error"` in its payload, and, for a tool
+/// segment, `"arguments"`: its argument text read as every output reports such a call's
+/// (parse_arguments_raw: `{}` when empty, null when not JSON).
 /// Every string of the result is valid UTF-8: a byte sequence that is not (model text may hold
 /// any bytes) is replaced by U+FFFD. A segment_emitter never splits a character between two
 /// deltas, so a valid character is never replaced.
@@ -112,6 +125,10 @@ inline boost::json::object to_json(const segment_event& e)
     if (e.type == segment_event_type::SEGMENT_END && e.status != segment_status::complete) {
         payload["status"] = boost::json::value_from(e.status);
         payload["error"] = detail::valid_json_string(e.error);
+    }
+    if (reports_cut_arguments(e)) {
+        boost::json::value& arguments = payload["arguments"] = parse_arguments_raw(e.arguments_text);
+        detail::make_valid_utf8(arguments);
     }
     out["payload"] = std::move(payload);
     return out;

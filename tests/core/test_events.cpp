@@ -8,6 +8,8 @@
 
 #include <boost/json.hpp>
 
+#include <utility>
+
 namespace test_events {
 
 using namespace toolstream;
@@ -58,6 +60,19 @@ TEST_CASE("owned events keep everything but the END arguments and serialize alik
     CHECK(owned.segment_id == "call_1");
     CHECK(owned.metadata == meta);
     CHECK(boost::json::value_from(owned) == boost::json::value(to_json(e)));
+    CHECK(owned.arguments_text.empty());   // a complete call's are in its invocation
+
+    // A call that did not complete reports its arguments as read from their text (the summary's
+    // rule): the owned copy keeps the text, so it serializes alike.
+    e.arguments = nullptr;
+    e.status = segment_status::incomplete;
+    for (const auto& [text, reported] : {std::pair{R"({"a":1})", R"({"a":1})"}, std::pair{R"({"a":)", "null"},
+                                         std::pair{"", "{}"}}) {
+        e.arguments_text = text;
+        const owned_segment_event cut(e);
+        CHECK(boost::json::value_from(cut) == boost::json::value(to_json(e)));
+        CHECK(to_json(e).at("payload").at("arguments") == boost::json::parse(reported));
+    }
 }
 
 TEST_CASE("core types convert to and from JSON through their descriptions", "[events]")

@@ -8,6 +8,7 @@
 #include <toolstream/partial_json.hpp>
 #include <toolstream/response_events.hpp>
 #include <toolstream/segment_event.hpp>
+#include <toolstream/tool_invocation.hpp>
 #include <toolstream/types.hpp>
 #include <toolstream/writers/anthropic_messages.hpp>
 #include <toolstream/writers/detail/anthropic_blocks.hpp>
@@ -15,7 +16,6 @@
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
-#include <boost/json/parse.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -133,18 +133,15 @@ private:
     void message_end(std::string_view stop_reason) { stop_reason_ = stop_reason; }
     void error_event(std::string_view message) { error_ = std::string(message); }
 
-    // A whole call's arguments parsed (none: `{}`); a cut call's, as far as they go.
+    // A call's arguments as every output reads them (parse_arguments_raw). A call cut inside its
+    // JSON, which they read as null, gets what the SDKs' partial parse shows: `input` is an object.
     static boost::json::object input_of(const block& b)
     {
-        if (b.text.find_first_not_of(" \t\r\n") == std::string::npos)
+        auto read = parse_arguments_raw(b.text);
+        if (read.is_object())
+            return std::move(read.get_object());
+        if (b.stopped)
             return {};
-        if (b.stopped) {
-            boost::json::error_code ec;
-            auto v = boost::json::parse(b.text, ec);
-            if (!ec && v.is_object())
-                return std::move(v.get_object());
-            return {};
-        }
         partial_json preview;
         preview.feed(b.text);
         const auto& v = preview.preview();
