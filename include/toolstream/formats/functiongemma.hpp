@@ -10,9 +10,11 @@
 namespace toolstream {
 
 /// Traits of the functiongemma format (text_format_traits): gemma4's serialisation and reader
-/// (formats/gemma4.hpp) with FunctionGemma's markers. Strings are between `<escape>` tokens and
-/// stay strings; bare values (numbers, `true`/`false`/`null`, objects, arrays) are read as in
-/// gemma4.
+/// (formats/gemma4.hpp) with FunctionGemma's markers, strings between `<escape>` tokens. As vLLM's
+/// functiongemma parser reads them, a value between `<escape>` tokens that is JSON is that value
+/// (`<escape>42<escape>` is 42; held to its close, up to `max_held`, while it may be), and pairs
+/// need no comma between them (`city:<escape>NYC<escape>unit:<escape>celsius<escape>`); bare
+/// values (numbers, `true`/`false`/`null`, objects, arrays) are read as in gemma4.
 struct functiongemma_format : reader_format<detail::gemma4_reader<detail::functiongemma_markers>> {
     static constexpr std::string_view name = "functiongemma";
 };

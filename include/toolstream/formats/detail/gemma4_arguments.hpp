@@ -9,6 +9,7 @@
 #include <toolstream/engine/detail/marker_scanner.hpp>
 #include <toolstream/engine/format_reader.hpp>
 #include <toolstream/error.hpp>
+#include <toolstream/formats/detail/gemma4_values.hpp>
 #include <toolstream/tool_syntax.hpp>
 
 #include <boost/json/value.hpp>
@@ -22,41 +23,32 @@
 
 namespace toolstream::detail {
 
-/// Whether `v` starts with `marker`, may still (a prefix of it ends `v`), or does not.
-enum class marker_front { yes, maybe, no };
-inline marker_front front_of(std::string_view v, std::string_view marker) noexcept
-{
-    const std::size_t n = scan::common_prefix(v, marker, false);
-    return n == marker.size() ? marker_front::yes : n == v.size() ? marker_front::maybe : marker_front::no;
-}
-
-/// Reads `{key:value,…}`, strings between two `Delimiter`s, as vLLM's gemma4 parser does. A key
-/// is bare (up to `:`) or delimited; a value is a string, object, array, or a bare scalar up to
-/// `,` `}` `]` or `<`. Blanks between tokens and a trailing comma are allowed; `key:}` is "".
+/// Reads `{key:value,…}`, strings between two `Markers::string_delimiter`s, as vLLM's gemma4 parser
+/// does. A key is bare (up to `:`) or delimited; a value is a string, object, array, or a bare
+/// scalar up to `,` `}` `]` or `<`. Blanks between tokens and a trailing comma are allowed; `key:}`
+/// is "". Where vLLM's functiongemma parser reads otherwise, so do `Markers`' flags:
+/// `strings_read_as_json` (a delimited value that parses as JSON is that value: `<escape>42<escape>`
+/// is 42) and `!pairs_need_commas` (`a:<escape>x<escape>b:…` is two members).
 /// - A tool_call's content is the raw text; its argument fragments are written as each token is
 ///   read: a string streams escaped as it comes (a split delimiter holds only its prefix, a split
 ///   UTF-8 character its first bytes); a key or scalar (at most `cap` bytes) when it ends.
 /// - A file or shell tool's body is the raw text of its content string; `path` and the tool's
 ///   options (its own members) are its metadata; every other byte is syntax.
-template<std::string_view const& Delimiter>
-class gemma4_arguments {
-public:
-    enum class outcome { reading, closed, invalid };
+template<class Markers>
+class gemma4_arguments : public gemma_token_reader {
+    static constexpr std::string_view Delimiter = Markers::string_delimiter;
 
+public:
     /// The arguments of `call` begin at their `{`; `cap` bounds a key or scalar.
     void begin(const call_frame& call, std::size_t cap)
     {
         syntax_ = find_tool_syntax(call.type());
         use_ = syntax_ != nullptr ? use::ignored : use::argument;
-        cap_ = cap;
         phase_ = phase::value;
-        outcome_ = outcome::reading;
-        why_.clear();
+        restart(cap);
         reset();
     }
 
-    outcome state() const noexcept { return outcome_; }
-    const std::string& error() const noexcept { return why_; }   ///< why they are invalid
     std::size_t held_bytes() const noexcept { return token_.size() + metadata_.size(); }
 
     void reset() noexcept
@@ -78,6 +70,7 @@ public:
         case phase::colon: return colon(ctx);
         case phase::value: return value(ctx);
         case phase::string: return string(ctx);
+        case phase::held_string: return held_string(ctx);
         case phase::separator: return separator(ctx);
         }
         return false;
@@ -87,41 +80,21 @@ public:
     template<class W>
     void finalize(block_context<W>& ctx)
     {
+        if (phase_ == phase::held_string)
+            open_string(ctx);
         if (phase_ == phase::string)
             return string_piece(ctx, ctx.view().size());
         ctx.take(ctx.view().size(), byte_role::call_text);
     }
 
 private:
-    enum class phase { key, bare_key, quoted_key, colon, value, string, scalar, separator };
+    enum class phase { key, bare_key, quoted_key, colon, value, string, held_string, scalar, separator };
     enum class use { argument, body, metadata, ignored };   // what a value's text is for
     struct level { bool array, any; };   // an array; an element or member was written
     static constexpr std::size_t max_depth = 64;
     static constexpr std::size_t max_metadata = 4096;
     // Bytes that end a bare key or scalar (`<` may start a marker).
     static constexpr std::string_view structural = "{}[],:<";
-
-    // `true`, `false`, `null` and JSON numbers as written; `none`/`nil` (any case) as null; the rest a string.
-    static void append_scalar(std::string& json, std::string_view s)
-    {
-        error_code ec;
-        const boost::json::value v = parse_json(s, ec);
-        if (!ec && (v.is_number() || v.is_bool()))
-            json += s;
-        else if (iequals_ascii(s, "null") || iequals_ascii(s, "none") || iequals_ascii(s, "nil"))
-            json += "null";
-        else
-            append_json_string(json, s);
-    }
-
-    // Takes the blanks at the front as call text; false when nothing else is there yet.
-    template<class W>
-    static bool take_blanks(block_context<W>& ctx)
-    {
-        const std::size_t i = skip_blanks(ctx.view(), 0);
-        ctx.take(i, byte_role::call_text);
-        return !ctx.view().empty();
-    }
 
     // A generated argument fragment: only a tool_call has them.
     template<class W>
@@ -139,28 +112,10 @@ private:
         return std::exchange(levels_.back().any, true) ? "," : "";
     }
 
-    bool invalid(std::string_view why)
-    {
-        why_ = "invalid Gemma tool-call arguments: ";
-        why_ += why;
-        outcome_ = outcome::invalid;
-        return true;
-    }
-
-    // Appends what fits of the next `n` bytes to the token (cap_ in all, whatever the chunking).
-    template<class W>
-    bool read_token(block_context<W>& ctx, std::size_t n)
-    {
-        const std::size_t fits = std::min(n, cap_ - std::min(cap_, token_.size()));
-        token_.append(ctx.view().substr(0, fits));
-        ctx.take(fits, byte_role::call_text);
-        return fits == n;
-    }
-
     template<class W>
     bool key(block_context<W>& ctx)
     {
-        if (!take_blanks(ctx))
+        if (!take_call_blanks(ctx))
             return true;
         const std::string_view v = ctx.view();
         token_.clear();
@@ -196,7 +151,7 @@ private:
         const std::string_view text = trim_blanks(token_);
         if (!is_key) {
             scratch_.assign(element_prefix());
-            append_scalar(scratch_, text);
+            append_gemma_scalar(scratch_, text);
             finish_value(ctx, scratch_, text, false);
             return true;
         }
@@ -222,7 +177,7 @@ private:
     template<class W>
     bool colon(block_context<W>& ctx)
     {
-        if (!take_blanks(ctx))
+        if (!take_call_blanks(ctx))
             return true;
         if (ctx.view()[0] != ':')
             return invalid("expected ':' after a key");
@@ -254,7 +209,7 @@ private:
     template<class W>
     bool value(block_context<W>& ctx)
     {
-        if (!take_blanks(ctx))
+        if (!take_call_blanks(ctx))
             return true;
         const std::string_view v = ctx.view();
         const char c = v[0];
@@ -269,11 +224,12 @@ private:
         case marker_front::maybe: return false;
         case marker_front::yes:
             ctx.take(Delimiter.size(), byte_role::call_text);
-            scratch_.assign(element_prefix());
-            scratch_.push_back('"');
-            emit(ctx, scratch_);
+            comma_ = element_prefix();
             metadata_.clear();
-            phase_ = phase::string;
+            token_.clear();
+            phase_ = phase::held_string;
+            if (!Markers::strings_read_as_json || use_ != use::argument)
+                open_string(ctx);
             return true;
         case marker_front::no: break;
         }
@@ -321,6 +277,39 @@ private:
         ctx.take(n, byte_role::call_text);
     }
 
+    // The string's opening fragment, with what is held of it: the rest streams.
+    template<class W>
+    void open_string(block_context<W>& ctx)
+    {
+        scratch_.assign(comma_);
+        scratch_.push_back('"');
+        append_json_escaped(scratch_, token_);
+        emit(ctx, scratch_);
+        phase_ = phase::string;
+    }
+
+    // strings_read_as_json: a delimited value is held to its close, up to cap_ bytes, while it may
+    // be JSON (append_json_or_string); one that cannot, or outgrows cap_, streams as a string.
+    template<class W>
+    bool held_string(block_context<W>& ctx)
+    {
+        const auto m = find_marker(ctx.view(), {Delimiter}, false);
+        const bool closed = m.marker != marker_match::npos;
+        const std::size_t n = closed ? m.position : utf8_complete_prefix(ctx.view().substr(0, m.position));
+        const bool fits = read_token(ctx, n);
+        if (fits && closed) {
+            ctx.take(Delimiter.size(), byte_role::call_text);
+            scratch_.assign(comma_);
+            append_json_or_string(scratch_, token_);
+            finish_value(ctx, scratch_, {}, true);
+        } else if (fits && may_be_json(token_)) {
+            return n > 0;
+        } else {
+            open_string(ctx);
+        }
+        return true;
+    }
+
     template<class W>
     bool string(block_context<W>& ctx)
     {
@@ -346,16 +335,14 @@ private:
         if (use_ != use::metadata)
             return;
         use_ = use::ignored;
-        error_code ec;
-        boost::json::value v = is_string || key_ == syntax_->required_metadata ? boost::json::value(text)
-                                                                                : parse_json(json, ec);
-        ctx.call.set(key_, std::move(v), ctx.out);
+        const bool as_text = key_ == syntax_->required_metadata || (is_string && !Markers::strings_read_as_json);
+        ctx.call.set(key_, gemma_metadata_value(as_text, is_string ? text : json), ctx.out);
     }
 
     template<class W>
     bool separator(block_context<W>& ctx)
     {
-        if (!take_blanks(ctx))
+        if (!take_call_blanks(ctx))
             return true;
         const char c = ctx.view()[0];
         const bool array = levels_.back().array;
@@ -366,6 +353,10 @@ private:
         }
         if (c == (array ? ']' : '}'))
             return close_level(ctx);
+        if (!array && !Markers::pairs_need_commas) {
+            phase_ = phase::key;
+            return true;
+        }
         return invalid(array ? "expected ',' or ']'" : "expected ',' or '}'");
     }
 
@@ -384,16 +375,13 @@ private:
     }
 
     const tool_syntax* syntax_ = nullptr;   // a file or shell tool's row, else null
-    std::size_t cap_ = 4096;
     phase phase_ = phase::value;
-    outcome outcome_ = outcome::reading;
     use use_ = use::argument;
     std::vector<level> levels_;   // the open objects and arrays, outermost first
-    std::string token_;           // a key or scalar being read (at most cap_ bytes)
     std::string key_;             // a file tool's member being read
     std::string metadata_;        // a file tool's metadata string being read
     std::string scratch_;         // a fragment being built
-    std::string why_;             // why the arguments are invalid
+    std::string_view comma_;      // before the string being read: "," in an array after an element
 };
 
 } // namespace toolstream::detail

@@ -24,13 +24,19 @@ struct gemma4_markers {
     static constexpr std::string_view call_open = "<|tool_call>";
     static constexpr std::string_view call_close = "<tool_call|>";
     static constexpr std::string_view string_delimiter = "<|\"|>";
+    static constexpr bool strings_read_as_json = false;
+    static constexpr bool pairs_need_commas = true;
 };
 
-/// FunctionGemma: the same serialisation, strings between `<escape>` tokens.
+/// FunctionGemma: the same serialisation, strings between `<escape>` tokens, read as vLLM's
+/// functiongemma parser reads them (`key:<escape>V<escape>` pairs found with or without commas
+/// between them, V JSON-decoded when it parses).
 struct functiongemma_markers {
     static constexpr std::string_view call_open = "<start_function_call>";
     static constexpr std::string_view call_close = "<end_function_call>";
     static constexpr std::string_view string_delimiter = "<escape>";
+    static constexpr bool strings_read_as_json = true;
+    static constexpr bool pairs_need_commas = false;
 };
 
 /// One call per opener. `call:NAME{` must follow the opener at once, NAME of `[A-Za-z0-9_.-]` and
@@ -126,7 +132,7 @@ public:
 
 private:
     enum class phase { arguments, close, skip, done };
-    using arguments = gemma4_arguments<Markers::string_delimiter>;
+    using arguments = gemma4_arguments<Markers>;
 
     static constexpr std::string_view call_prefix = "call:";
     static constexpr std::size_t at = Markers::call_open.size();
