@@ -3,6 +3,7 @@
 // region ended by a tool call, empty reasoning. Every input runs at every split position, in
 // 1-byte and random chunks, with byte conservation.
 #include <toolstream/formats/deepseek_v4.hpp>
+#include <toolstream/formats/gemma4.hpp>
 #include <toolstream/formats/glm45.hpp>
 #include <toolstream/formats/hermes.hpp>
 #include <toolstream/formats/kimi_k2.hpp>
@@ -206,11 +207,15 @@ TEST_CASE("reasoning/mistral: [THINK] regions anywhere, [TOOL_CALLS] ends one (v
 
 TEST_CASE("reasoning/gemma4, hunyuan_a13b, kimi_k3: their markers (vLLM)", "[formats][reasoning][peers]")
 {
-    // Gemma 4: regions recur; <|tool_call> ends one and is the format's (text to hermes).
+    // Gemma 4: regions recur; a gemma4 call ends one, while behind hermes <|tool_call> opens no
+    // call and stays reasoning.
     CHECK(segments(run<hermes_r>("a<|channel>thought\nx<channel|>b", parser("gemma4")))
           == "text \"a\"\nreasoning \"\\nx\"\ntext \"b\"\n");
+    const auto gemma = run<reasoning_policy<gemma4>>("<|channel>thought\nx<|tool_call>call:f{}<tool_call|>", parser("gemma4"));
+    CHECK(test::content_of_type(gemma.events, segment_type::reasoning) == "\nx");
+    CHECK(calls(gemma).ends_with(" f {}\n"));
     CHECK(segments(run<hermes_r>("<|channel>thought\nx<|tool_call>call:f{}<tool_call|>", parser("gemma4")))
-          == "reasoning \"\\nx\"\ntext \"<|tool_call>call:f{}<tool_call|>\"\n");
+          == "reasoning \"\\nx<|tool_call>call:f{}<tool_call|>\"\n");
     // Hunyuan A13B: the close takes <answer> with it; </answer> stays content. <think> without
     // its line break opens nothing (vLLM matches the token sequence `<think>\n`).
     CHECK(segments(run<hermes_r>("<think>\nplan\n</think>\n<answer>\nHi\n</answer>", parser("hunyuan_a13b")))

@@ -104,6 +104,10 @@ public:
     /// call, a section of calls): a reasoning parser opens no region there.
     bool in_block() const noexcept { return state_ != state::text; }
 
+    /// The markers that may open a block (the reader's): a reasoning parser in front ends a
+    /// region where one opens a block (policies/detail/format_openings.hpp).
+    std::span<const std::string_view> openers() const noexcept { return reader_.openers(); }
+
     const options_type& options() const noexcept { return options_; }
 
 private:

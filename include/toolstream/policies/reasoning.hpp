@@ -5,6 +5,7 @@
 #include <toolstream/concepts.hpp>
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/engine/detail/marker_scanner.hpp>
+#include <toolstream/policies/detail/format_openings.hpp>
 #include <toolstream/policies/reasoning_parsers.hpp>
 
 #include <algorithm>
@@ -80,13 +81,15 @@ private:
 
 /// The state of a reasoning parser: reasoning bytes go out as reasoning segments, its markers as
 /// markup, the other bytes to `inner` (any parser policy) in order. Only a marker prefix (at most
-/// the longest marker, or up to 256 leading blanks) is held.
+/// the longest marker, or up to 256 leading blanks) is held, or an opening of the format in a
+/// region that yields to calls, while the format cannot yet tell it (within its hold cap).
 class reasoning_splitter {
 public:
     explicit reasoning_splitter(reasoning_syntax syntax = {})
         : syntax_(syntax), open_(syntax.open, syntax.open_alternatives), close_(syntax.close, syntax.close_alternatives),
           ends_(region_ends(close_, {}, syntax.yields_to)),
-          ends_implicit_(region_ends(close_, syntax.ends_implicit_at, syntax.yields_to))
+          ends_implicit_(region_ends(close_, syntax.ends_implicit_at, syntax.yields_to)),
+          closes_(region_ends(close_, {}, {}))
     {
         reset();
     }
@@ -95,6 +98,7 @@ public:
     void on_content(std::string_view text, Inner& inner, Writer& out)
     {
         if (state_ == state::content && buf_.empty()) {
+            blank_ = blank_ && all_blank(text);
             inner.on_content(text, out);
             return;
         }
@@ -127,6 +131,7 @@ public:
         state_ = syntax_.open.empty() ? state::content : state::start;
         implicit_ = false;
         at_end_ = false;
+        blank_ = true;
     }
 
     std::size_t held_bytes() const noexcept { return buf_.size(); }
@@ -162,8 +167,10 @@ private:
     template<class Inner, class Writer>
     void forward(std::size_t n, Inner& inner, Writer& out)
     {
-        if (n > 0)
+        if (n > 0) {
+            blank_ = blank_ && all_blank(buf_.view().substr(0, n));
             inner.on_content(buf_.view().substr(0, n), out);
+        }
         buf_.consume(n);
     }
 
@@ -171,6 +178,7 @@ private:
     void emit(std::size_t n, bool reasoning, Writer& out)
     {
         if (n > 0) {
+            blank_ = blank_ && all_blank(buf_.view().substr(0, n));
             if (reasoning)
                 out.reasoning(buf_.view().substr(0, n));
             else
@@ -204,7 +212,7 @@ private:
             state_ = state::reasoning;
             return true;
         }
-        case state::reasoning: return reasoning(v, out);
+        case state::reasoning: return reasoning(v, inner, out);
         }
         return false;
     }
@@ -234,11 +242,30 @@ private:
         return true;
     }
 
-    template<class Writer>
-    bool reasoning(std::string_view v, Writer& out)
+    // In a region: reasoning up to its end. Where calls end it (yields_to_calls) and the format
+    // tells its openings, the first block the format opens ends it, else only a close does.
+    template<class Inner, class Writer>
+    bool reasoning(std::string_view v, const Inner& inner, Writer& out)
     {
+        using opening = format_opening::kind;
         const auto closes = close_.view();
-        const auto m = find_marker(v, implicit_ ? ends_implicit_ : ends_, false);
+        const region_markers& ends = implicit_ ? ends_implicit_ : ends_;
+        marker_match m;
+        if (syntax_.yields_to_calls && !(ends[closes.size()].empty() && ends[closes.size() + 1].empty())) {
+            m = find_marker(v, closes_, false);
+            const format_opening o = find_opening(inner, v, m.position, !blank_, at_end_);
+            if (o.what == opening::block || o.what == opening::undecided) {
+                emit(o.position, true, out);
+                if (o.what == opening::undecided)
+                    return false;
+                end_region();
+                return true;
+            }
+            if (o.what == opening::untold)
+                m = find_marker(v, ends, false);
+        } else {
+            m = find_marker(v, ends, false);
+        }
         emit(m.position, true, out);
         if (m.marker == marker_match::npos)
             return false;
@@ -256,9 +283,14 @@ private:
         }
         if (closing)
             emit(spelling.length, false, out);
+        end_region();
+        return true;
+    }
+
+    void end_region() noexcept
+    {
         implicit_ = false;
         state_ = syntax_.recurs ? state::seek : state::content;
-        return true;
     }
 
     // Whether `yields_to`, followed by `rest`, ends the region (yields_before).
@@ -288,10 +320,12 @@ private:
     marker_spellings close_;
     region_markers ends_;            // in a region the model opened
     region_markers ends_implicit_;   // in one open from the start
+    region_markers closes_;          // the closes alone: the format tells where calls open
     scan_buffer buf_;
     state state_ = state::content;
     bool implicit_ = false;
     bool at_end_ = false;   // in finalize(): no byte can continue a held spelling
+    bool blank_ = true;     // every byte consumed so far is blank (format_openings.hpp)
 };
 
 } // namespace detail

@@ -9,18 +9,18 @@ namespace toolstream {
 
 /// How a model writes its reasoning. A region is `open … close`; the markup is consumed.
 struct reasoning_syntax {
-    std::string_view name;
-    std::string_view open;
-    std::string_view close;
+    std::string_view name{};
+    std::string_view open{};
+    std::string_view close{};
     /// The stream starts inside reasoning (the opening marker was in the prompt); a stream that
     /// starts with `open` anyway (after blanks) opens it explicitly.
     bool open_at_start = false;
     /// Ends a region open from the first byte and is left to the format (qwen3: `<tool_call>`).
     /// Inside an explicit `open … close` region it is reasoning.
-    std::string_view ends_implicit_at;
+    std::string_view ends_implicit_at{};
     /// Ends any region and is left to the format: harmony's next message when `<|end|>` was
     /// stripped, a tool-call section (kimi_k2, minimax_m2), qwen3's `<tool_call>`.
-    std::string_view yields_to;
+    std::string_view yields_to{};
     /// Regions recur in the stream: only for markers that are special tokens. Otherwise one
     /// region, at the start of the stream (as vLLM's reasoning parsers read it), so `<think>`
     /// inside a later tool call is the call's data. A recurring region opens only outside the
@@ -28,15 +28,21 @@ struct reasoning_syntax {
     /// data, as a file about the format holds them) and where the policy holds no bytes (input
     /// order is kept).
     bool recurs = false;
-    /// When set, `yields_to` ends a region only when blanks and then one of these follow it (a
-    /// call's body: qwen3's `<function` or `{`); else it is reasoning text ("I could use
-    /// <tool_call> here"). The look is bounded by max_leading_blanks.
+    /// When set, `yields_to` as written ends a region only when blanks and then one of these
+    /// follow it (a call's body: qwen3's `<function` or `{`); else it is reasoning text ("I could
+    /// use <tool_call> here"). The look is bounded by max_leading_blanks.
     std::array<std::string_view, 2> yields_before{};
     /// Other spellings of `open` and of `close` (granite's "Here's my response:"). Where one
     /// spelling begins another, the longer wins: the shorter is held until a byte that cannot
     /// continue the longer, or the end of the stream, decides.
     std::array<std::string_view, 3> open_alternatives{};
     std::array<std::string_view, 3> close_alternatives{};
+    /// `yields_to` and `ends_implicit_at` are where the model's tool calls open. In front of a
+    /// policy that tells where its blocks open (every text format: format_openings.hpp), the
+    /// active format's openings take their place: the region ends where that format opens a
+    /// block, and an opener it reads as text ("I could use <tool_call> here" under hermes) is
+    /// reasoning. In front of any other policy the markers apply as written.
+    bool yields_to_calls = false;
 };
 
 /// `syntax` with the prompt's thinking state: `open` true when the chat template left a region
@@ -56,33 +62,39 @@ constexpr reasoning_syntax named(std::string_view name, reasoning_syntax syntax)
 }
 
 // Each name's default follows vLLM's parser of that name; with_thinking_open() (the CLIs'
-// --thinking-open) overrides whether the region is open at the start.
+// --thinking-open) overrides whether the region is open at the start. Where a tool call ends a
+// region (yields_to_calls), it is a call of the format the parser stands in front of.
 
 /// DeepSeek R1: the template ends the prompt with `<think>\n`; the model may repeat it.
 struct deepseek_r1_reasoning {
     static constexpr reasoning_syntax syntax{"deepseek_r1", "<think>", "</think>", true, {}, {}, false, {}};
 };
 /// Qwen3 / Qwen3.5: the template puts `<think>` in the prompt (thinking on unless disabled), the
-/// model may repeat it; a `<tool_call>` followed by a call body ends a region, explicit or not.
+/// model may repeat it; a call ends a region, explicit or not (vLLM's: `<tool_call>` then
+/// `<function`; here the active format's, glm45's `<tool_call>get_time` as well).
 struct qwen3_reasoning {
-    static constexpr reasoning_syntax syntax{
-        "qwen3", "<think>", "</think>", true, {}, "<tool_call>", false, {"<function", "{"}};
+    static constexpr reasoning_syntax syntax{.name = "qwen3", .open = "<think>", .close = "</think>",
+                                             .open_at_start = true, .yields_to = "<tool_call>",
+                                             .yields_before = {"<function", "{"}, .yields_to_calls = true};
 };
 /// MiniMax M2: the template opens `<think>`; the model writes `</think>` only. A tool-call
 /// section ends a region left open (vLLM keeps it as reasoning: docs/text_formats.md).
 struct minimax_m2_reasoning {
-    static constexpr reasoning_syntax syntax{"minimax_m2", "<think>", "</think>", true, {}, "<minimax:tool_call>", false, {}};
+    static constexpr reasoning_syntax syntax{.name = "minimax_m2", .open = "<think>", .close = "</think>",
+                                             .open_at_start = true, .yields_to = "<minimax:tool_call>",
+                                             .yields_to_calls = true};
 };
 /// Kimi K2 (Thinking): thinking on unless disabled, `<think>` optional; a tool-call section ends
 /// a region.
 struct kimi_k2_reasoning {
-    static constexpr reasoning_syntax syntax{
-        "kimi_k2", "<think>", "</think>", true, {}, "<|tool_calls_section_begin|>", false, {}};
+    static constexpr reasoning_syntax syntax{.name = "kimi_k2", .open = "<think>", .close = "</think>",
+                                             .open_at_start = true, .yields_to = "<|tool_calls_section_begin|>",
+                                             .yields_to_calls = true};
 };
 /// Seed-OSS: `<seed:think>…</seed:think>`, opened by the model.
 struct seed_oss_reasoning {
-    static constexpr reasoning_syntax syntax{
-        "seed_oss", "<seed:think>", "</seed:think>", false, "<seed:tool_call>", {}, false, {}};
+    static constexpr reasoning_syntax syntax{.name = "seed_oss", .open = "<seed:think>", .close = "</seed:think>",
+                                             .ends_implicit_at = "<seed:tool_call>", .yields_to_calls = true};
 };
 /// Step-3: the template opens `<think>`; everything before `</think>` is reasoning, a tool-call
 /// section included (vLLM's step3 reasoning parser).
@@ -107,16 +119,20 @@ struct holo2_reasoning {
 };
 /// DeepSeek V4: thinking on unless disabled; the DSML tool-call section ends a region.
 struct deepseek_v4_reasoning {
-    static constexpr reasoning_syntax syntax{"deepseek_v4", "<think>", "</think>", true, {},
-                                             "<\xef\xbd\x9c" "DSML\xef\xbd\x9c" "tool_calls>", false, {}};
+    static constexpr reasoning_syntax syntax{.name = "deepseek_v4", .open = "<think>", .close = "</think>",
+                                             .open_at_start = true,
+                                             .yields_to = "<\xef\xbd\x9c" "DSML\xef\xbd\x9c" "tool_calls>",
+                                             .yields_to_calls = true};
 };
-/// GLM-4.5 / 4.6 / 4.7: thinking on unless disabled; any `<tool_call>` ends a region (vLLM's
-/// glm47_moe engine, which both names use).
+/// GLM-4.5 / 4.6 / 4.7: thinking on unless disabled; a call ends a region (vLLM's glm47_moe
+/// engine ends it at any `<tool_call>`; here at one the active format reads as a call).
 struct glm45_reasoning {
-    static constexpr reasoning_syntax syntax{"glm45", "<think>", "</think>", true, {}, "<tool_call>", false, {}};
+    static constexpr reasoning_syntax syntax{.name = "glm45", .open = "<think>", .close = "</think>",
+                                             .open_at_start = true, .yields_to = "<tool_call>", .yields_to_calls = true};
 };
 struct glm47_reasoning {
-    static constexpr reasoning_syntax syntax{"glm47", "<think>", "</think>", true, {}, "<tool_call>", false, {}};
+    static constexpr reasoning_syntax syntax{.name = "glm47", .open = "<think>", .close = "</think>",
+                                             .open_at_start = true, .yields_to = "<tool_call>", .yields_to_calls = true};
 };
 /// ERNIE 4.5 thinking: R1's syntax. vLLM also unwraps `<response>…</response>` in the content;
 /// here those tags stay content.
@@ -130,8 +146,7 @@ struct olmo3_reasoning {
 };
 /// Nemotron 3: vLLM reuses Qwen3's parser (thinking on unless `enable_thinking` is false).
 struct nemotron_v3_reasoning {
-    static constexpr reasoning_syntax syntax{
-        "nemotron_v3", "<think>", "</think>", true, {}, "<tool_call>", false, {"<function", "{"}};
+    static constexpr reasoning_syntax syntax = named("nemotron_v3", qwen3_reasoning::syntax);
 };
 /// Hunyuan A13B: `<think>\n…\n</think>\n<answer>\n…\n</answer>`, opened by the model. The close
 /// takes the `<answer>` opener with it; the line break before `</think>` stays reasoning (vLLM
@@ -146,16 +161,17 @@ struct kimi_k3_reasoning {
     static constexpr reasoning_syntax syntax{
         "kimi_k3", "<|open|>think<|sep|>", "<|close|>think<|sep|>", true, {}, {}, false, {}};
 };
-/// Mistral (v13+ tokenizers): `[THINK]…[/THINK]` special tokens, anywhere; `[TOOL_CALLS]` ends a
-/// region.
+/// Mistral (v13+ tokenizers): `[THINK]…[/THINK]` special tokens, anywhere; a call (`[TOOL_CALLS]`)
+/// ends a region.
 struct mistral_reasoning {
-    static constexpr reasoning_syntax syntax{"mistral", "[THINK]", "[/THINK]", false, {}, "[TOOL_CALLS]", true, {}};
+    static constexpr reasoning_syntax syntax{.name = "mistral", .open = "[THINK]", .close = "[/THINK]",
+                                             .yields_to = "[TOOL_CALLS]", .recurs = true, .yields_to_calls = true};
 };
-/// Gemma 4: `<|channel>thought\n…<channel|>` special tokens, anywhere; `<|tool_call>` ends a
-/// region. The line break after `thought` stays reasoning (vLLM strips it).
+/// Gemma 4: `<|channel>thought\n…<channel|>` special tokens, anywhere; a call (`<|tool_call>`)
+/// ends a region. The line break after `thought` stays reasoning (vLLM strips it).
 struct gemma4_reasoning {
-    static constexpr reasoning_syntax syntax{
-        "gemma4", "<|channel>thought", "<channel|>", false, {}, "<|tool_call>", true, {}};
+    static constexpr reasoning_syntax syntax{.name = "gemma4", .open = "<|channel>thought", .close = "<channel|>",
+                                             .yields_to = "<|tool_call>", .recurs = true, .yields_to_calls = true};
 };
 /// Cohere Command A / R7B: `<|START_THINKING|>…<|END_THINKING|>` special tokens, anywhere, opened
 /// by the model. `<|START_ACTION|>` inside a region is reasoning (vLLM's parser leaves actions out).
@@ -199,9 +215,11 @@ struct step3p5_reasoning {
 /// end-of-sampling token; the `<|message_model|>` header before one is its markup, and a tool
 /// block ends one.
 struct inkling_reasoning {
-    static constexpr reasoning_syntax syntax{"inkling", "<|content_thinking|>", "<|end_message|>", false, {},
-                                             "<|content_invoke_tool_json|>", true, {},
-                                             {"<|message_model|><|content_thinking|>"}, {"<|content_model_end_sampling|>"}};
+    static constexpr reasoning_syntax syntax{.name = "inkling", .open = "<|content_thinking|>", .close = "<|end_message|>",
+                                             .yields_to = "<|content_invoke_tool_json|>", .recurs = true,
+                                             .open_alternatives = {"<|message_model|><|content_thinking|>"},
+                                             .close_alternatives = {"<|content_model_end_sampling|>"},
+                                             .yields_to_calls = true};
 };
 /// MuseGlimmer: `to=self<|message|>…<|eom|>` channels (or `<|eot|>`), several per turn.
 struct muse_glimmer_reasoning {

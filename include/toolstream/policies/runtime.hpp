@@ -119,6 +119,12 @@ private:
                 },
                 policy);
         }
+        template<class = void>
+        detail::format_opening find_opening(std::string_view v, std::size_t limit, bool after_output, bool at_end) const
+        {
+            return std::visit([&](const auto& p) { return detail::find_opening(p, v, limit, after_output, at_end); },
+                              policy);
+        }
     };
 
     template<class = void>
