@@ -3,6 +3,7 @@
 #pragma once
 
 #include <toolstream/engine/text_format.hpp>
+#include <toolstream/formats/detail/text_block_reader.hpp>
 
 #include <string_view>
 
@@ -18,13 +19,22 @@ namespace toolstream {
 ///   their decoded body once the name is read.
 /// - vLLM reads an object only when it fills its line (and skips a line that does not parse);
 ///   here an object may span lines, and one that is not valid JSON ENDs `invalid_arguments`.
-///   vLLM drops calls written inside `<think>`; here a reasoning parser keeps them reasoning.
+/// - vLLM drops an entry without `name` or without `arguments`; here it is flagged, as every
+///   format flags an invalid entry: a call that ENDs `invalid_arguments`, the next entry read.
+/// - From `<think>` to `</think>` (or the end of the stream) no call opens: the block, calls
+///   written in it included, is text, as vLLM's parser leaves it in the content. A reasoning
+///   parser in front makes a block it reads reasoning instead.
 struct minimax_format : marker_format {
+    template<class Self>
+    using reader = detail::text_block_reader<Self>;
+
     static constexpr std::string_view name = "minimax";
+    static constexpr call_markers text_block{"<think>", "</think>"};
     static constexpr std::string_view call_open = "<tool_calls>";
     static constexpr std::string_view call_close = "</tool_calls>";
     static constexpr text_arguments arguments = text_arguments::json_call;
     static constexpr json_call_list call_list = json_call_list::sequence;
+    static constexpr bool call_needs_arguments = true;
 };
 
 using minimax = text_format_policy<minimax_format>;
