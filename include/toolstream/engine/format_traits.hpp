@@ -67,6 +67,9 @@ class marker_calls;
 struct format_defaults {
     using options = text_format_options;
     static constexpr bool ignore_case = false;   ///< markers match ASCII case-insensitively
+    /// The syntax is toolstream's own, which agents prompt any model to write, not a model's:
+    /// `auto` (auto_policy) tries it after the models' formats.
+    static constexpr bool agent_syntax = false;
 };
 
 /// The base of a format read by its own block reader `Reader` (a format_reader).
@@ -107,6 +110,9 @@ struct marker_format : format_defaults {
     static constexpr bool call_keyed_by_name = false;
     /// json_call: the key of a call object's tool name (at most 10 bytes; Cohere's `tool_name`).
     static constexpr std::string_view call_name_key = "name";
+    /// json_call: a call object without an arguments member ENDs `invalid_arguments` (MiniMax-M1,
+    /// whose vLLM parser drops it); else its arguments are `{}`.
+    static constexpr bool call_needs_arguments = false;
     static constexpr std::string_view value_open{};         ///< key_value: before each value
     static constexpr std::string_view parameters_close{};   ///< key_value: after the last parameter
     /// key_value: one line break after the name and before `value_close` is syntax.

@@ -106,10 +106,13 @@ public:
     /// `end_at_close`: a call ENDs where its object closes; else its status waits in
     /// `finished()` for the owner's end_finished() (a format whose closing marker follows).
     /// `keyed`: a call object is `{"NAME": ARGUMENTS}`; else its `name_key` member names the
-    /// tool (json_call_tracker).
-    void begin(json_call_layout layout, bool end_at_close = true, bool keyed = false, std::string_view name_key = "name")
+    /// tool (json_call_tracker). `needs_arguments`: a call object without an arguments member is
+    /// invalid (else its arguments are `{}`).
+    void begin(json_call_layout layout, bool end_at_close = true, bool keyed = false, std::string_view name_key = "name",
+               bool needs_arguments = false)
     {
         tracker_.reset(layout, keyed, name_key);
+        needs_arguments_ = needs_arguments;
         in_call_ = done_ = finished_ = false;
         end_at_close_ = end_at_close;
         mode_ = mode::none;
@@ -256,6 +259,8 @@ private:
             failure_ = "tool call is not valid JSON";
         if (failure_.empty() && tracker_.arguments() == kind::other)
             failure_ = "arguments are not a JSON object";
+        if (failure_.empty() && needs_arguments_ && tracker_.arguments() == kind::none)
+            failure_ = "tool call has no arguments";
         if (std::exchange(file_done_, false)) {
             std::string why = file_.finish(ctx.out);
             if (failure_.empty())
@@ -285,6 +290,7 @@ private:
     bool end_at_close_ = true;
     bool leading_space_ = false;
     bool validate_file_ = false;  // a file tool's arguments, not yet told to the validator
+    bool needs_arguments_ = false;  // a call without arguments is invalid
 };
 
 } // namespace toolstream::detail

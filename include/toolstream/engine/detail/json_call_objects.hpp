@@ -23,12 +23,15 @@ namespace toolstream::detail {
 /// - `sequence`: objects with blanks between; after the blanks (at most `max_blanks`, held
 ///   meanwhile), a byte that does not open an object ends the list, the blanks left unread.
 /// With `keyed` calls, an object is `{"NAME": ARGUMENTS}` (its first key the tool name); else
-/// its `name_key` member names the tool.
+/// its `name_key` member names the tool. With `needs_arguments`, an object without arguments is
+/// an invalid call (json_call_block).
 class json_call_objects {
 public:
-    void begin(json_call_list list, bool end_at_close, bool keyed = false, std::string_view name_key = "name")
+    void begin(json_call_list list, bool end_at_close, bool keyed = false, std::string_view name_key = "name",
+               bool needs_arguments = false)
     {
         list_ = list;
+        needs_arguments_ = needs_arguments;
         keyed_ = keyed;
         name_key_ = name_key;
         end_at_close_ = list != json_call_list::single || end_at_close;
@@ -118,7 +121,7 @@ private:
 
     void open_object()
     {
-        json_.begin(json_call_layout::single, end_at_close_, keyed_, name_key_);
+        json_.begin(json_call_layout::single, end_at_close_, keyed_, name_key_, needs_arguments_);
         state_ = state::object;
     }
 
@@ -128,6 +131,7 @@ private:
     bool end_at_close_ = true;
     bool keyed_ = false;
     std::string_view name_key_ = "name";
+    bool needs_arguments_ = false;
 };
 
 } // namespace toolstream::detail

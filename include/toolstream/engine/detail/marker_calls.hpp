@@ -260,7 +260,7 @@ private:
     {
         phase_ = phase::arguments;
         if constexpr (kind == text_arguments::json_call) {
-            calls_.begin(call_list, close_.empty(), T::call_keyed_by_name, T::call_name_key);
+            calls_.begin(call_list, close_.empty(), T::call_keyed_by_name, T::call_name_key, T::call_needs_arguments);
             return;
         }
         boost::json::object metadata;
