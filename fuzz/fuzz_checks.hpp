@@ -95,6 +95,8 @@ void check_made_policy(const input& in, MakePolicy make_policy, bool decoded_bod
         handler<guarded<Policy>, recorder> h(
             recorder{{}, {}, {}, {}, closing, {}, {}, decoded_bodies, complete_at_end, {}, {}}, {},
             guarded<Policy>{make_policy()});
+        if constexpr (requires(const Policy& p) { p.decodes_file_bodies_now(); })
+            h.sink().decoded_now = [&h] { return h.policy().inner.decodes_file_bodies_now(); };
         error_code first;
         for (auto piece : pieces) {
             if (const auto ec = h.feed(piece); ec && !first)

@@ -1,5 +1,5 @@
 // libFuzzer target: model text through every registered text format (registry.hpp) whose options
-// are text_format_options, behind each reasoning parser (reasoning_parsers) or none. Header byte 3
+// are text_format_options, and through `auto` (which chooses among them), behind each reasoning parser (reasoning_parsers) or none. Header byte 3
 // picks the format (modulo their number); bits 2-5, and the low half of byte 2 above them, the
 // reasoning parser (modulo their number plus one; 0: none); bits 6-7 the hold caps. A format added
 // to the registry is fuzzed with no edit here. The formats run as runtime_policy, the variant over
@@ -19,7 +19,18 @@ using namespace toolstream;
 
 template<class Policy>
 concept text_format = requires { typename Policy::options_type; }
-                      && std::same_as<typename Policy::options_type, text_format_options>;
+                      && (std::same_as<typename Policy::options_type, text_format_options>
+                          || std::same_as<typename Policy::options_type, auto_options>);
+
+// `options` as policy P takes them (auto: its hold cap).
+template<class P>
+typename P::options_type options_for(const text_format_options& options)
+{
+    if constexpr (std::same_as<typename P::options_type, auto_options>)
+        return auto_options{options.max_held, options.max_held_body, nullptr};
+    else
+        return options;
+}
 
 template<class... P>
 constexpr std::size_t text_format_count(type_list<P...>) noexcept
@@ -75,7 +86,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         [&] {
             runtime_policy made;
             with_nth_format(registered_policies{}, format,
-                            [&](auto p) { made = runtime_policy{typename decltype(p)::type(options)}; });
+                            [&](auto p) {
+                                using P = typename decltype(p)::type;
+                                made = runtime_policy{P(options_for<P>(options))};
+                            });
             made.set_reasoning(reasoning);
             return made;
         },

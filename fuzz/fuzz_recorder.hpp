@@ -16,6 +16,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -96,6 +97,9 @@ struct recorder {
     /// The policy decodes file bodies out of JSON strings and reports their raw bytes as markup
     /// (`decodes_file_bodies`): a file or shell segment's content is then not input bytes.
     bool decoded_bodies = false;
+    /// When set, says decoded_bodies at each event instead: a policy that chooses its format as
+    /// it reads (auto) decodes as the chosen format does.
+    std::function<bool()> decoded_now;
     bool complete_at_end = false;
     std::string markup;   // all consumed markup, in order
     output_check output;  // every writer's output is strict UTF-8 JSON
@@ -117,7 +121,7 @@ struct recorder {
                 fail("CONTENT of a segment that is not open", to_json_string(e));
             if (e.delta.empty())
                 fail("an empty CONTENT delta", to_json_string(e));
-            if (!(decoded_bodies && find_tool_syntax(e.segment_kind) != nullptr)) {
+            if (!((decoded_now ? decoded_now() : decoded_bodies) && find_tool_syntax(e.segment_kind) != nullptr)) {
                 bytes += e.delta;
                 markup_run.clear();
             }

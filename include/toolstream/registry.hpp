@@ -49,6 +49,7 @@
 #include <toolstream/formats/xml.hpp>
 #include <toolstream/formats/xlam.hpp>
 #include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/policies/auto_detect.hpp>
 #include <toolstream/policies/structured.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/gemini.hpp>
@@ -60,6 +61,7 @@
 #include <array>
 #include <cstddef>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace toolstream {
@@ -72,15 +74,62 @@ struct type_list {
 /// Provider tags, each with its `provider_converter` (whose `name` the CLI takes).
 using registered_providers = type_list<openai_chat, openai_responses, anthropic, gemini, ollama, mistral>;
 
-/// Parser policies, each with a static `name`. The first is the default.
-using registered_policies = type_list<api_tool_call, xml, json_calls, sentinel,
-                                      hermes, qwen3_coder, glm45, minimax_m2, deepseek_v31, deepseek_v3, kimi_k2,
-                                      mistral_calls, llama3_json, harmony, structured,
-                                      seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml, deepseek_v4, deepseek_v41,
-                                      gemma4, functiongemma, step3p5, hy_v3, poolside_v1, ling3, inkling,
-                                      granite, granite_20b_fc, hunyuan_a13b, jamba, phi4_mini_json, xlam, minimax, apertus,
-                                      pythonic, llama4_pythonic, olmo3, lfm2, gigachat3,
-                                      cohere_command3, cohere_command4, kimi_k3>;
+namespace detail {
+
+// The text formats of a list of policies (text_format_policy types) whose traits' agent_syntax
+// is `Agent`, in the list's order.
+template<bool Agent, class Found, class... Rest>
+struct text_formats_among {
+    using type = Found;
+};
+template<bool Agent, class... Found, class P, class... Rest>
+struct text_formats_among<Agent, type_list<Found...>, P, Rest...>
+    : text_formats_among<Agent,
+                         std::conditional_t<requires { requires P::traits_type::agent_syntax == Agent; },
+                                            type_list<Found..., P>, type_list<Found...>>,
+                         Rest...> {};
+
+// auto_policy over the text formats of `List`: the models' formats, then the agents' syntaxes.
+template<class List>
+struct auto_over;
+template<class... P>
+struct auto_over<type_list<P...>> {
+    template<class Models, class Agents>
+    struct of;
+    template<class... M, class... A>
+    struct of<type_list<M...>, type_list<A...>> {
+        using type = auto_policy<M..., A...>;
+    };
+    using type = typename of<typename text_formats_among<false, type_list<>, P...>::type,
+                             typename text_formats_among<true, type_list<>, P...>::type>::type;
+};
+
+template<class List, class Last>
+struct append;
+template<class... P, class Last>
+struct append<type_list<P...>, Last> {
+    using type = type_list<P..., Last>;
+};
+
+} // namespace detail
+
+/// The parser policies chosen by name, each with a static `name`. The first is the default.
+using named_policies = type_list<api_tool_call, xml, json_calls, sentinel,
+                                 hermes, qwen3_coder, glm45, minimax_m2, deepseek_v31, deepseek_v3, kimi_k2,
+                                 mistral_calls, llama3_json, harmony, structured,
+                                 seed_oss, deepseek_v32, longcat, ernie45, internlm, step3, qwen3_xml, deepseek_v4, deepseek_v41,
+                                 gemma4, functiongemma, step3p5, hy_v3, poolside_v1, ling3, inkling,
+                                 granite, granite_20b_fc, hunyuan_a13b, jamba, phi4_mini_json, xlam, minimax, apertus,
+                                 pythonic, llama4_pythonic, olmo3, lfm2, gigachat3,
+                                 cohere_command3, cohere_command4, kimi_k3>;
+
+/// `auto`: finds which of the text formats among named_policies the text is written in, trying
+/// them in that order, the models' formats before toolstream's own syntaxes (xml, json,
+/// sentinel: format_defaults::agent_syntax), as auto_policy reads them.
+using auto_detect = detail::auto_over<named_policies>::type;
+
+/// Every parser policy: the named ones, then `auto`.
+using registered_policies = detail::append<named_policies, auto_detect>::type;
 
 /// Other names a policy answers to: {alias, name}.
 /// vLLM's unified parser names (reasoning and tool calls together) name the format of their tool

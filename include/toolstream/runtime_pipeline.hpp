@@ -13,6 +13,7 @@
 #include <string_view>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace toolstream {
 
@@ -50,6 +51,8 @@ public:
     error_code finish();
     stream_summary summary() const;
     Sink& sink();
+    /// The format each choice's text was read in (runtime_policy::format()), by choice index.
+    std::vector<std::string_view> formats();
     std::string_view provider_name() const noexcept
     {
         return is_text() ? text_provider_name : provider_names[pipeline_.index()];
@@ -136,6 +139,19 @@ template<event_sink Sink>
 stream_summary runtime_pipeline<Sink>::summary() const
 {
     return std::visit([](const auto& p) { return p.summary(); }, pipeline_);
+}
+
+template<event_sink Sink>
+std::vector<std::string_view> runtime_pipeline<Sink>::formats()
+{
+    return std::visit(
+        [](auto& p) {
+            std::vector<std::string_view> out;
+            for (std::size_t i = 0; i < p.choice_count(); ++i)
+                out.push_back(p.choice(i).policy().format());
+            return out;
+        },
+        pipeline_);
 }
 
 template<event_sink Sink>

@@ -113,6 +113,19 @@ asio::awaitable<failure> next_piece(exchange& x, upstream_call& up, body_source&
     co_return f;
 }
 
+/// With --parser auto, the format each choice's text was read in, for the access log: "none"
+/// for a choice whose text held no markup of any format.
+template<class Pipeline>
+void note_formats(exchange& x, Pipeline& pipeline)
+{
+    if (toolstream::canonical_policy_name(x.opts().parser) != toolstream::auto_detect::name)
+        return;
+    std::string formats;
+    for (const std::string_view f : pipeline.formats())
+        formats.append(formats.empty() ? "" : ",").append(f.empty() ? std::string_view("none") : f);
+    x.record.format = std::move(formats);
+}
+
 /// What ended a stream early, for the client's error event and the log.
 inline std::string failure_message(failure f, const upstream_call& up)
 {
@@ -175,6 +188,7 @@ inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_
     }
     pipeline->finish();
     ending.finished();
+    note_formats(x, *pipeline);
     if (f == failure::none && sink.truncated) {
         f = failure::truncated;
         pipeline->sink().inner.second()(toolstream::provider_failed{describe(f)});   // as the client got it
@@ -230,6 +244,7 @@ inline asio::awaitable<bool> whole_answer(exchange& x, upstream_call& up, body_s
     }
     pipeline->finish();
     ending.finished();
+    note_formats(x, *pipeline);
     if (sink.truncated) {
         pipeline->sink().inner.second()(toolstream::provider_failed{describe(failure::truncated)});
         co_return co_await send_failure(x, failure::truncated, describe(failure::truncated), "no finish reason before the end");

@@ -125,6 +125,7 @@ struct request_record {
     std::string error_code;   // the code the client got, when it got an error
     std::string cause;        // why, for the operator (never a key)
     std::string viewer_stream;   // the chat's `stream` in the --viewer feed
+    std::string format;          // --parser auto: the format each choice was read in
 
     void wrote(std::size_t n)
     {
@@ -190,6 +191,8 @@ inline void finish_record(const request_record& r, metrics& m)
         o["cause"] = r.cause;
     if (!r.viewer_stream.empty())
         o["viewer_stream"] = r.viewer_stream;
+    if (!r.format.empty())
+        o["format"] = r.format;
     log_line(o);
 }
 

@@ -212,6 +212,29 @@ int replay_text_as_sse(const arguments& a)
     return 0;
 }
 
+// The summary's `format` (of choice 0, and of each choice) and `warnings`: a choice whose text
+// holds tool-call markup of a format other than the one read (the parser named the wrong format,
+// or none: the calls are left in the text), also on stderr. The exit status stays 0.
+void add_formats(boost::json::object& summary, const ts::stream_summary& s, const std::vector<std::string_view>& formats)
+{
+    boost::json::array warnings;
+    auto& choices = summary["choices"].as_array();
+    for (std::size_t i = 0; i < choices.size() && i < s.choices.size(); ++i) {
+        const std::string_view read = i < formats.size() ? formats[i] : std::string_view{};
+        choices[i].as_object()["format"] = read.empty() ? boost::json::value(nullptr) : boost::json::value(read);
+        const std::string_view left = ts::auto_detect::format_in(s.choices[i].text);
+        if (left.empty() || left == read)
+            continue;
+        std::string w = "choice " + std::to_string(s.choices[i].index) + ": the text holds tool-call markup of format "
+                        + std::string(left) + ", left as text; --parser " + std::string(left)
+                        + " or --parser auto reads it";
+        std::cerr << "toolstream-replay: warning: " << w << "\n";
+        warnings.push_back(boost::json::string(w));
+    }
+    summary["format"] = choices.empty() ? boost::json::value(nullptr) : choices[0].as_object()["format"];
+    summary["warnings"] = std::move(warnings);
+}
+
 // A stream that is not the provider's (or is empty) is an error of the run: says so, exit 1.
 bool not_the_providers(ts::error_code verdict, const ts::stream_summary& s)
 {
@@ -250,7 +273,9 @@ int replay_text(const arguments& a)
         choice.tool_calls = h.invocations();
         ts::stream_summary s;
         s.choices.push_back(std::move(choice));
-        replay::standard_output().line(boost::json::serialize(ts::to_json(s, "text", "text")));
+        auto summary = ts::to_json(s, "text", "text");
+        add_formats(summary, s, {h.policy().format()});
+        replay::standard_output().line(boost::json::serialize(summary));
     }
     return 0;
 }
@@ -271,7 +296,10 @@ int replay_stream(const arguments& a)
     const auto verdict = p.finish();
     if (a.emit == emit_mode::summary) {
         const auto framing = p.wire_framing() == ts::framing::sse ? "sse" : "ndjson";
-        replay::standard_output().line(boost::json::serialize(ts::to_json(p.summary(), p.provider_name(), framing)));
+        const auto s = p.summary();
+        auto summary = ts::to_json(s, p.provider_name(), framing);
+        add_formats(summary, s, p.formats());
+        replay::standard_output().line(boost::json::serialize(summary));
     }
     return not_the_providers(verdict, p.summary()) ? 1 : 0;
 }

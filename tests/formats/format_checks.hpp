@@ -7,6 +7,7 @@
 #include <toolstream/registry.hpp>
 #include <toolstream/tools/raw_parameters.hpp>
 
+#include "support/auto_agreement.hpp"
 #include "support/events.hpp"
 #include "support/text_policy_checks.hpp"
 
@@ -19,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace toolstream::test {
 
@@ -42,6 +44,13 @@ policy_run run_checked(std::string_view input, const Args&... args)
 {
     check_chunk_invariance<Policy>(input, args...);
     check_byte_conservation<Policy>(input, args...);
+#if defined(TOOLSTREAM_SEPARATE_RUNTIME)   // the build that links auto_agreement.cpp
+    if constexpr (std::is_constructible_v<runtime_policy::variant_type, Policy> && sizeof...(Args) <= 1)
+        if constexpr (registered_text_format<Policy>)
+            check_auto_agrees(
+                Policy::name, [&] { return runtime_policy(Policy(args...)); },
+                [&] { return runtime_policy(auto_detect(auto_options_like(args...))); }, input);
+#endif
     return run_whole<Policy>(input, args...);
 }
 

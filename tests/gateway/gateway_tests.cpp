@@ -10,6 +10,7 @@
 
 #include <boost/json.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -219,6 +220,37 @@ TEST_CASE("gateway: tool calls written in model text come out as OpenAI tool cal
             REQUIRE(a.status == 200);
             check_weather_call(stream ? read_sse(a.body) : read_completion(a.body), "Let me look. ", "Paris");
         }
+    }
+}
+
+TEST_CASE("gateway: --parser auto reads each upstream's format, and the access log names it", "[gateway]")
+{
+    fake_upstream up;
+    const std::vector<std::pair<std::string, std::string>> upstreams{
+        {"/text/hermes", "hermes"}, {"/text/xml", "xml"}, {"/text/qwen3_coder", "qwen3_coder"}};
+    for (const auto& [path, format] : upstreams) {
+        INFO(path);
+        const std::string log_path = "gateway_auto_format.jsonl";
+        {
+            gateway_process gw(gateway_binary, {"--upstream", up.url(path), "--provider", "openai_chat", "--parser", "auto"},
+                               launch_settings{{}, log_path, 0, 60});
+            for (const bool stream : {true, false}) {
+                INFO((stream ? "stream:true" : "stream:false"));
+                const auto a = post(gw.port(), "/v1/chat/completions", chat_body("m", stream));
+                REQUIRE(a.status == 200);
+                const auto r = stream ? read_sse(a.body) : read_completion(a.body);
+                CHECK(r.problem_list() == "");
+                CHECK(r.choices.at(0).calls.size() == 1);
+                if (path != "/text/qwen3_coder")
+                    check_weather_call(r, "Let me look. ", "Paris");
+            }
+            CHECK(gw.stop() == 0);
+        }
+        const auto lines = access_log(log_path);
+        REQUIRE(lines.size() == 2);
+        for (const auto& line : lines)
+            CHECK(line.at("format") == format);
+        std::remove(log_path.c_str());
     }
 }
 

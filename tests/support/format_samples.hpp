@@ -100,6 +100,9 @@ inline constexpr format_sample format_samples[] = {
     {"llama4_pythonic", R"(<|python_start|>[write_file(path="src/app.py", content=")", "\")]<|python_end|>", true},
     {"olmo3", R"(<function_calls>write_file(path="src/app.py", content=")", "\")\n</function_calls>", true},
     {"lfm2", R"(<|tool_call_start|>[write_file(path="src/app.py", content=")", "\")]<|tool_call_end|>", true},
+    // auto: the registry's last policy; Qwen3-Coder's calls, whose `<tool_call>` hermes opens too
+    {"auto", "<tool_call>\n<function=write_file>\n<parameter=path>\nsrc/app.py\n</parameter>\n<parameter=content>\n",
+     "\n</parameter>\n</function>\n</tool_call>"},
 };
 
 #undef TOOLSTREAM_SAMPLE_ARGS

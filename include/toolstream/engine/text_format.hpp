@@ -110,6 +110,15 @@ public:
 
     const options_type& options() const noexcept { return options_; }
 
+    /// `t` went out as text before the next feed, written by another policy (auto_policy, which
+    /// streams text until it chooses a format): the reader learns of it as if it had been read
+    /// here (readers track only whether such text was blank).
+    void after_text(std::string_view t)
+    {
+        if constexpr (requires { reader_.on_text(t); })
+            reader_.on_text(t);
+    }
+
 private:
     enum class state { text, opening, block };
 

@@ -42,6 +42,7 @@ struct json_calls_options {
 /// stream ending inside a call ENDs it `incomplete`. A half-read signature at the end is text.
 struct json_calls_format : reader_format<detail::json_calls_reader> {
     static constexpr std::string_view name = "json";   ///< As the registry and the CLI spell it.
+    static constexpr bool agent_syntax = true;
     using options = json_calls_options;
 };
 

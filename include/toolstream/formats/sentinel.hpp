@@ -37,6 +37,7 @@ struct sentinel_options {
 /// 10 (a marker prefix) or `max_held`.
 struct sentinel_format : reader_format<detail::sentinel_reader> {
     static constexpr std::string_view name = "sentinel";   ///< As the registry and the CLI spell it.
+    static constexpr bool agent_syntax = true;
     using options = sentinel_options;
 };
 

@@ -40,6 +40,7 @@ struct xml_options {
 ///   completed, and an open block ENDs `incomplete`.
 struct xml_format : reader_format<detail::xml_reader> {
     static constexpr std::string_view name = "xml";   ///< As the registry and the CLI spell it.
+    static constexpr bool agent_syntax = true;
     static constexpr bool ignore_case = true;
     using options = xml_options;
 };

@@ -83,6 +83,34 @@ public:
     /// The name make_policy() takes for the chosen policy.
     std::string_view name() const noexcept;
 
+    /// The format the text is read in: name(), or for `auto` the format it chose in this stream
+    /// (or the last one, once finalized), empty while none.
+    template<class = void>
+    std::string_view format() const noexcept
+    {
+        if (const auto* a = std::get_if<auto_detect>(&policy_))
+            return a->format();
+        return name();
+    }
+
+    /// Whether the policy decodes file bodies out of JSON strings now (its decodes_file_bodies;
+    /// for `auto`, the chosen format's).
+    template<class = void>
+    bool decodes_file_bodies_now() const noexcept
+    {
+        return std::visit(
+            [](const auto& p) {
+                using P = std::remove_cvref_t<decltype(p)>;
+                if constexpr (requires { p.decodes_file_bodies_now(); })
+                    return p.decodes_file_bodies_now();
+                else if constexpr (requires { P::decodes_file_bodies; })
+                    return static_cast<bool>(P::decodes_file_bodies);
+                else
+                    return false;
+            },
+            policy_);
+    }
+
     variant_type& get() noexcept { return policy_; }
     const variant_type& get() const noexcept { return policy_; }
 
