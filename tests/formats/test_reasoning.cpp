@@ -93,9 +93,13 @@ TEST_CASE("reasoning: chosen at run time, none by default", "[formats][reasoning
         INFO(syntax.name);
         constexpr std::string_view input = "  <think>a <tool_call> b</think> c <tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>";
         const auto r = test::run_checked<runtime_reasoned>(input, syntax);
-        // Other markers, open from the start (kimi_k3): all of it is reasoning, never closed.
+        // Other markers, open from the start (kimi_k3): all of it is reasoning, never closed,
+        // unless a call ends it (seed_oss: the format's call, `<tool_call> b` being text to it).
         if (syntax.open != "<think>" && syntax.open_at_start) {
-            CHECK(test::content_of_type(r.events, segment_type::reasoning) == input);
+            const bool call_ends = syntax.yields_to_calls && !syntax.ends_implicit_at.empty();
+            CHECK(r.invocations.size() == (call_ends ? 1u : 0u));
+            CHECK(test::content_of_type(r.events, segment_type::reasoning)
+                  == (call_ends ? input.substr(0, input.rfind("<tool_call>")) : input));
             continue;
         }
         CHECK(r.invocations.size() == 1);

@@ -133,12 +133,12 @@ TEST_CASE("reasoning openings: any format's calls end the region, any parser tha
     const auto kimi = run<reasoning_policy<kimi_k2>>(
         "plan<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|>"
         "<|tool_calls_section_end|>",
-        *find_reasoning_parser("glm45"));
+        *find_reasoning_parser("glm47"));
     CHECK(test::content_of_type(kimi.events, segment_type::reasoning) == "plan");
     CHECK(calls(kimi) == "functions.f:0 f {}\n");
-    // The parser's own marker behind a format that reads it as text: reasoning (glm45 under hermes).
+    // The parser's own marker behind a format that reads it as text: reasoning (glm47 under hermes).
     CHECK(segments(run<reasoning_policy<hermes>>("plan <tool_call>get_time\n<arg_key>a</arg_key></think>x",
-                                                 *find_reasoning_parser("glm45")))
+                                                 *find_reasoning_parser("glm47")))
           == "reasoning \"plan <tool_call>get_time\\n<arg_key>a</arg_key>\"\ntext \"x\"\n");
 }
 

@@ -142,14 +142,14 @@ TEST_CASE("reasoning: each name's region, open from the start or not, cut inside
         bool open_at_start;   // vLLM's default thinking state for the name
     };
     // deepseek_v3: vLLM's DeepSeekV3ReasoningParser is the identity unless `thinking` is set.
-    // hunyuan_a13b, mistral, gemma4, granite, hy_v3, minimax_m3, inkling, muse_glimmer, poolside_v1:
-    // vLLM starts in content; the others start in reasoning.
-    for (const peer p : {peer{"deepseek_v3", false}, peer{"holo2", true}, peer{"deepseek_v4", true}, peer{"glm45", true},
+    // glm45, hunyuan_a13b, mistral, gemma4, granite, hy_v3, minimax_m3, inkling, muse_glimmer,
+    // poolside_v1: vLLM starts in content; the others (seed_oss too) start in reasoning.
+    for (const peer p : {peer{"deepseek_v3", false}, peer{"holo2", true}, peer{"deepseek_v4", true}, peer{"glm45", false},
                          peer{"glm47", true}, peer{"ernie45", true}, peer{"olmo3", true}, peer{"nemotron_v3", true},
                          peer{"hunyuan_a13b", false}, peer{"kimi_k3", true}, peer{"mistral", false}, peer{"gemma4", false},
                          peer{"granite", false}, peer{"hy_v3", false}, peer{"hy_v4", true}, peer{"minimax_m3", false},
                          peer{"step3p5", true}, peer{"inkling", false}, peer{"muse_glimmer", false}, peer{"mimo", true},
-                         peer{"ling3", true}, peer{"poolside_v1", false}}) {
+                         peer{"ling3", true}, peer{"poolside_v1", false}, peer{"seed_oss", true}}) {
         INFO(p.name);
         const reasoning_syntax& r = parser(p.name);
         CHECK(r.open_at_start == p.open_at_start);
@@ -166,18 +166,49 @@ TEST_CASE("reasoning: each name's region, open from the start or not, cut inside
     }
 }
 
-TEST_CASE("reasoning/glm45, glm47: any <tool_call> ends the region (vLLM's glm47_moe engine)", "[formats][reasoning][peers]")
+TEST_CASE("reasoning/glm45, glm47: a call ends the region (vLLM's glm47_moe engine)", "[formats][reasoning][peers]")
 {
     constexpr std::string_view call = "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n</tool_call>";
-    for (std::string_view name : {"glm45", "glm47"})
+    // glm45 starts in content: its region is the model's <think>, or open by --thinking-open yes.
+    for (const reasoning_syntax& syntax : {parser("glm45"), with_thinking_open(parser("glm45"), true), parser("glm47")})
         for (std::string_view lead : {"", "<think>"}) {
-            INFO(name << " " << lead);
-            const auto r = run<glm45_r>(std::string(lead) + "Need f." + std::string(call), parser(name));
+            if (!syntax.open_at_start && lead.empty())
+                continue;
+            INFO(syntax.name << " " << syntax.open_at_start << " " << lead);
+            const auto r = run<glm45_r>(std::string(lead) + "Need f." + std::string(call), syntax);
             CHECK(test::content_of_type(r.events, segment_type::reasoning) == "Need f.");
             CHECK(calls(r) == "seg_2 f {\"a\":1}\n");
         }
-    // Thinking disabled: a call with no region.
-    CHECK(calls(run<glm45_r>("Sure." + std::string(call), with_thinking_open(parser("glm45"), false))) == "seg_2 f {\"a\":1}\n");
+    // Thinking disabled (glm45's default): a call with no region.
+    CHECK(calls(run<glm45_r>("Sure." + std::string(call), parser("glm45"))) == "seg_2 f {\"a\":1}\n");
+    CHECK(calls(run<glm45_r>("Sure." + std::string(call), with_thinking_open(parser("glm47"), false))) == "seg_2 f {\"a\":1}\n");
+}
+
+TEST_CASE("reasoning/seed_oss, glm45, mistral: where a region starts, as vLLM's tests of those names say",
+          "[formats][reasoning][peers]")
+{
+    // vllm-project/vllm tests/reasoning/test_seedoss_reasoning_parser.py: test_simple_reasoning,
+    // test_no_content, test_with_start_token, test_only_end_token, test_streaming_delta_processing.
+    const reasoning_syntax& seed = parser("seed_oss");
+    CHECK(segments(run<hermes_r>("This is a reasoning section</seed:think>This is the rest", seed))
+          == "reasoning \"This is a reasoning section\"\ntext \"This is the rest\"\n");
+    CHECK(segments(run<hermes_r>("This is content", seed)) == "reasoning \"This is content\"\n");
+    CHECK(segments(run<hermes_r>("<seed:think>This is a reasoning section</seed:think>This is the rest", seed))
+          == "reasoning \"This is a reasoning section\"\ntext \"This is the rest\"\n");
+    CHECK(segments(run<hermes_r>("Some reasoning content</seed:think>Final answer", seed))
+          == "reasoning \"Some reasoning content\"\ntext \"Final answer\"\n");
+    // vllm-project/vllm tests/reasoning/test_glm4_moe_reasoning_parser.py::test_reasoning
+    // [without_think], [with_think], [empty_think_block], [only_open_tag_stream]
+    const reasoning_syntax& glm = parser("glm45");
+    CHECK(segments(run<hermes_r>("This is the rest", glm)) == "text \"This is the rest\"\n");
+    CHECK(segments(run<hermes_r>("<think>This is a reasoning section</think>This is the rest", glm))
+          == "reasoning \"This is a reasoning section\"\ntext \"This is the rest\"\n");
+    CHECK(segments(run<hermes_r>("<think></think>This is the rest", glm)) == "text \"This is the rest\"\n");
+    CHECK(segments(run<hermes_r>("<think>This is a reasoning section", glm)) == "reasoning \"This is a reasoning section\"\n");
+    // Mistral: vllm/reasoning/mistral_reasoning_parser.py returns content when no [THINK] was
+    // generated (vLLM PR #30391; the stored copy of test_mistral_reasoning_parser.py, whose
+    // [no_content_token] case reads it as reasoning, predates that change).
+    CHECK(segments(run<mistral_r>("This is content", parser("mistral"))) == "text \"This is content\"\n");
 }
 
 TEST_CASE("reasoning/deepseek_v4: the DSML section ends the region (vLLM's DeepSeekV4Parser)", "[formats][reasoning][peers]")

@@ -91,10 +91,13 @@ struct kimi_k2_reasoning {
                                              .open_at_start = true, .yields_to = "<|tool_calls_section_begin|>",
                                              .yields_to_calls = true};
 };
-/// Seed-OSS: `<seed:think>…</seed:think>`, opened by the model.
+/// Seed-OSS: `<seed:think>…</seed:think>`. vLLM's parser starts in reasoning (untagged text before
+/// `</seed:think>` is reasoning, the model's own `<seed:think>` is taken out); a call ends a
+/// region open from the start.
 struct seed_oss_reasoning {
     static constexpr reasoning_syntax syntax{.name = "seed_oss", .open = "<seed:think>", .close = "</seed:think>",
-                                             .ends_implicit_at = "<seed:tool_call>", .yields_to_calls = true};
+                                             .open_at_start = true, .ends_implicit_at = "<seed:tool_call>",
+                                             .yields_to_calls = true};
 };
 /// Step-3: the template opens `<think>`; everything before `</think>` is reasoning, a tool-call
 /// section included (vLLM's step3 reasoning parser).
@@ -124,12 +127,15 @@ struct deepseek_v4_reasoning {
                                              .yields_to = "<\xef\xbd\x9c" "DSML\xef\xbd\x9c" "tool_calls>",
                                              .yields_to_calls = true};
 };
-/// GLM-4.5 / 4.6 / 4.7: thinking on unless disabled; a call ends a region (vLLM's glm47_moe
-/// engine ends it at any `<tool_call>`; here at one the active format reads as a call).
+/// GLM-4.5 / 4.6: the model writes `<think>` itself; output with no tags is content (vLLM's glm45
+/// test). A call ends a region (vLLM's glm47_moe engine ends it at any `<tool_call>`; here at
+/// one the active format reads as a call).
 struct glm45_reasoning {
     static constexpr reasoning_syntax syntax{.name = "glm45", .open = "<think>", .close = "</think>",
-                                             .open_at_start = true, .yields_to = "<tool_call>", .yields_to_calls = true};
+                                             .yields_to = "<tool_call>", .yields_to_calls = true};
 };
+/// GLM-4.7: glm45's markers; the template puts `<think>` in the prompt (thinking on unless
+/// disabled).
 struct glm47_reasoning {
     static constexpr reasoning_syntax syntax{.name = "glm47", .open = "<think>", .close = "</think>",
                                              .open_at_start = true, .yields_to = "<tool_call>", .yields_to_calls = true};
@@ -161,8 +167,9 @@ struct kimi_k3_reasoning {
     static constexpr reasoning_syntax syntax{
         "kimi_k3", "<|open|>think<|sep|>", "<|close|>think<|sep|>", true, {}, {}, false, {}};
 };
-/// Mistral (v13+ tokenizers): `[THINK]…[/THINK]` special tokens, anywhere; a call (`[TOOL_CALLS]`)
-/// ends a region.
+/// Mistral (v13+ tokenizers): `[THINK]…[/THINK]` special tokens, anywhere, opened by the model
+/// (vLLM's parser since its PR #30391: no `[THINK]`, no reasoning); a call (`[TOOL_CALLS]`) ends a
+/// region.
 struct mistral_reasoning {
     static constexpr reasoning_syntax syntax{.name = "mistral", .open = "[THINK]", .close = "[/THINK]",
                                              .yields_to = "[TOOL_CALLS]", .recurs = true, .yields_to_calls = true};
