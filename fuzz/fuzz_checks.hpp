@@ -93,7 +93,7 @@ void check_made_policy(const input& in, MakePolicy make_policy, bool decoded_bod
 {
     auto run = [&](const std::vector<std::string_view>& pieces) {
         handler<guarded<Policy>, recorder> h(
-            recorder{{}, {}, {}, {}, closing, {}, {}, decoded_bodies, complete_at_end, {}, {}}, {},
+            recorder{{}, {}, {}, {}, closing, {}, {}, decoded_bodies, complete_at_end, {}, {}, {}}, {},
             guarded<Policy>{make_policy()});
         if constexpr (requires(const Policy& p) { p.decodes_file_bodies_now(); })
             h.sink().decoded_now = [&h] { return h.policy().inner.decodes_file_bodies_now(); };

@@ -97,12 +97,12 @@ struct recorder {
     /// The policy decodes file bodies out of JSON strings and reports their raw bytes as markup
     /// (`decodes_file_bodies`): a file or shell segment's content is then not input bytes.
     bool decoded_bodies = false;
-    /// When set, says decoded_bodies at each event instead: a policy that chooses its format as
-    /// it reads (auto) decodes as the chosen format does.
-    std::function<bool()> decoded_now;
     bool complete_at_end = false;
     std::string markup;   // all consumed markup, in order
     output_check output;  // every writer's output is strict UTF-8 JSON
+    /// When set, says decoded_bodies at each event instead: a policy that chooses its format as
+    /// it reads (auto) decodes as the chosen format does.
+    std::function<bool()> decoded_now;
 
     void operator()(const segment_event& e)
     {
