@@ -45,6 +45,8 @@ std::string body_with_markers(const reasoning_syntax& syntax)
         add(m);
     add(syntax.ends_implicit_at);
     add(syntax.yields_to);
+    for (const std::string_view m : syntax.markup_outside)
+        add(m);
     return body + "z";
 }
 

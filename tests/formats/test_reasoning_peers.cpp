@@ -247,10 +247,11 @@ TEST_CASE("reasoning/gemma4, hunyuan_a13b, kimi_k3: their markers (vLLM)", "[for
     CHECK(calls(gemma).ends_with(" f {}\n"));
     CHECK(segments(run<hermes_r>("<|channel>thought\nx<|tool_call>call:f{}<tool_call|>", parser("gemma4")))
           == "reasoning \"\\nx<|tool_call>call:f{}<tool_call|>\"\n");
-    // Hunyuan A13B: the close takes <answer> with it; </answer> stays content. <think> without
-    // its line break opens nothing (vLLM matches the token sequence `<think>\n`).
+    // Hunyuan A13B: the close takes the line breaks and <answer> with it; \n</answer> is markup
+    // (test_reasoning_markup.cpp). <think> without its line break opens nothing (vLLM matches the
+    // token sequence `<think>\n`).
     CHECK(segments(run<hermes_r>("<think>\nplan\n</think>\n<answer>\nHi\n</answer>", parser("hunyuan_a13b")))
-          == "reasoning \"plan\\n\"\ntext \"Hi\\n</answer>\"\n");
+          == "reasoning \"plan\"\ntext \"Hi\"\n");
     CHECK(segments(run<hermes_r>("<think>x", parser("hunyuan_a13b"))) == "text \"<think>x\"\n");
     // Kimi K3: the opener in the prompt; the response channel is the format's.
     CHECK(segments(run<hermes_r>("plan<|close|>think<|sep|><|open|>response<|sep|>Hi", parser("kimi_k3")))

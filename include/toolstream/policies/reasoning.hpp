@@ -6,6 +6,7 @@
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/engine/detail/marker_scanner.hpp>
 #include <toolstream/policies/detail/format_openings.hpp>
+#include <toolstream/policies/detail/marker_spellings.hpp>
 #include <toolstream/policies/reasoning_parsers.hpp>
 
 #include <algorithm>
@@ -35,49 +36,6 @@ constexpr reasoning_syntax reasoning_syntax_of() noexcept
     else
         return R::syntax;
 }
-} // namespace detail
-
-namespace detail {
-
-/// A reasoning marker and its other spellings (reasoning_syntax), the empty ones left out.
-class marker_spellings {
-public:
-    marker_spellings(std::string_view marker, const std::array<std::string_view, 3>& others) noexcept
-    {
-        add(marker);
-        for (const std::string_view other : others)
-            add(other);
-    }
-
-    std::span<const std::string_view> view() const noexcept { return {markers_.data(), count_}; }
-
-    struct match {
-        std::size_t length = 0;       ///< The longest spelling `text` starts with; 0: none.
-        bool longer_pending = false;  ///< `text` is a proper prefix of a spelling (longer than `length`).
-    };
-    match at(std::string_view text) const noexcept
-    {
-        match m;
-        for (const std::string_view spelling : view()) {
-            const std::size_t n = scan::common_prefix(text, spelling, false);
-            if (n == spelling.size())
-                m.length = std::max(m.length, n);
-            else if (n == text.size())
-                m.longer_pending = true;
-        }
-        return m;
-    }
-
-private:
-    void add(std::string_view marker) noexcept
-    {
-        if (!marker.empty())
-            markers_[count_++] = marker;
-    }
-
-    std::array<std::string_view, 4> markers_{};
-    std::size_t count_ = 0;
-};
 
 /// The state of a reasoning parser: reasoning bytes go out as reasoning segments, its markers as
 /// markup, the other bytes to `inner` (any parser policy) in order. Only a marker prefix (at most
@@ -91,6 +49,13 @@ public:
           ends_implicit_(region_ends(close_, syntax.ends_implicit_at, syntax.yields_to)),
           closes_(region_ends(close_, {}, {}))
     {
+        if (syntax.recurs)
+            for (const std::string_view spelling : open_.view())
+                seek_[seek_opens_++] = spelling;
+        seek_count_ = seek_opens_;
+        for (const std::string_view marker : syntax.markup_outside)
+            if (!marker.empty())
+                seek_[seek_count_++] = marker;
         reset();
     }
 
@@ -128,7 +93,7 @@ public:
     void reset() noexcept
     {
         buf_.clear();
-        state_ = syntax_.open.empty() ? state::content : state::start;
+        state_ = syntax_.open.empty() ? after_region() : state::start;
         implicit_ = false;
         at_end_ = false;
         blank_ = true;
@@ -138,8 +103,8 @@ public:
     const reasoning_syntax& syntax() const noexcept { return syntax_; }
 
 private:
-    // start: the stream's first bytes may open a region; seek: a recurring region may open
-    // anywhere; reasoning: inside one; content: everything is the format's.
+    // start: the stream's first bytes may open a region; seek: a recurring region may open, or
+    // markup_outside stand, anywhere; reasoning: inside one; content: everything is the format's.
     enum class state { start, seek, reasoning, content };
     static constexpr std::size_t max_leading_blanks = 256;
 
@@ -195,10 +160,18 @@ private:
         case state::content: forward(v.size(), inner, out); return true;
         case state::start: return start(v, inner, out);
         case state::seek: {
-            const auto m = find_marker(v, open_.view(), false);
+            const auto m = find_marker(v, std::span<const std::string_view>(seek_.data(), seek_count_), false);
             forward(m.position, inner, out);
             if (m.marker == marker_match::npos)
-                return false;   // a prefix of `open` (or nothing) is left
+                return false;   // a marker's prefix (or nothing) is left
+            if (m.marker >= seek_opens_) {   // markup outside regions, unless it is a block's data
+                const std::size_t n = seek_[m.marker].size();
+                if (settled(inner))
+                    emit(n, false, out);
+                else
+                    forward(n, inner, out);
+                return true;
+            }
             const auto spelling = open_.at(buf_.view());
             if (spelling.longer_pending && !at_end_)
                 return false;
@@ -238,7 +211,7 @@ private:
         if (undecided)
             return false;   // blanks or a prefix of `open` so far
         implicit_ = syntax_.open_at_start;
-        state_ = implicit_ ? state::reasoning : (syntax_.recurs ? state::seek : state::content);
+        state_ = implicit_ ? state::reasoning : after_region();
         return true;
     }
 
@@ -290,8 +263,12 @@ private:
     void end_region() noexcept
     {
         implicit_ = false;
-        state_ = syntax_.recurs ? state::seek : state::content;
+        state_ = after_region();
     }
+
+    // Outside regions the bytes are scanned only for a recurring region's opening or for
+    // markup_outside; else they go straight to the policy.
+    state after_region() const noexcept { return seek_count_ > 0 ? state::seek : state::content; }
 
     // Whether `yields_to`, followed by `rest`, ends the region (yields_before).
     scan::follows yields_here(std::string_view rest) const noexcept
@@ -321,6 +298,9 @@ private:
     region_markers ends_;            // in a region the model opened
     region_markers ends_implicit_;   // in one open from the start
     region_markers closes_;          // the closes alone: the format tells where calls open
+    std::array<std::string_view, 6> seek_{};   // outside regions: open spellings if recurring, markup_outside
+    std::size_t seek_opens_ = 0;
+    std::size_t seek_count_ = 0;
     scan_buffer buf_;
     state state_ = state::content;
     bool implicit_ = false;

@@ -43,6 +43,10 @@ struct reasoning_syntax {
     /// block, and an opener it reads as text ("I could use <tool_call> here" under hermes) is
     /// reasoning. In front of any other policy the markers apply as written.
     bool yields_to_calls = false;
+    /// Markup wherever they stand outside a region, as vLLM's parser takes them out of the
+    /// content (minimax_m2's `</think>` written again, hunyuan_a13b's `\n</answer>`); inside a
+    /// block of the format (a call's arguments) they are its data.
+    std::array<std::string_view, 2> markup_outside{};
 };
 
 /// `syntax` with the prompt's thinking state: `open` true when the chat template left a region
@@ -77,12 +81,13 @@ struct qwen3_reasoning {
                                              .open_at_start = true, .yields_to = "<tool_call>",
                                              .yields_before = {"<function", "{"}, .yields_to_calls = true};
 };
-/// MiniMax M2: the template opens `<think>`; the model writes `</think>` only. A tool-call
-/// section ends a region left open (vLLM keeps it as reasoning: docs/text_formats.md).
+/// MiniMax M2: the template opens `<think>`; the model writes `</think>` only, and a `</think>`
+/// it writes again in the answer is markup. A tool-call section ends a region left open (vLLM
+/// keeps it as reasoning: docs/text_formats.md).
 struct minimax_m2_reasoning {
     static constexpr reasoning_syntax syntax{.name = "minimax_m2", .open = "<think>", .close = "</think>",
                                              .open_at_start = true, .yields_to = "<minimax:tool_call>",
-                                             .yields_to_calls = true};
+                                             .yields_to_calls = true, .markup_outside = {"</think>"}};
 };
 /// Kimi K2 (Thinking): thinking on unless disabled, `<think>` optional; a tool-call section ends
 /// a region.
@@ -154,12 +159,14 @@ struct olmo3_reasoning {
 struct nemotron_v3_reasoning {
     static constexpr reasoning_syntax syntax = named("nemotron_v3", qwen3_reasoning::syntax);
 };
-/// Hunyuan A13B: `<think>\n…\n</think>\n<answer>\n…\n</answer>`, opened by the model. The close
-/// takes the `<answer>` opener with it; the line break before `</think>` stays reasoning (vLLM
-/// also accepts the close without it), and `\n</answer>` stays content.
+/// Hunyuan A13B: `<think>\n…\n</think>\n<answer>\n…\n</answer>`, opened by the model: the
+/// close takes the line break before `</think>` (or none, the fast-thinking form) and the
+/// `<answer>` opener with it, and `\n</answer>` is markup, as vLLM matches these token sequences.
 struct hunyuan_a13b_reasoning {
-    static constexpr reasoning_syntax syntax{
-        "hunyuan_a13b", "<think>\n", "</think>\n<answer>\n", false, {}, {}, false, {}};
+    static constexpr reasoning_syntax syntax{.name = "hunyuan_a13b", .open = "<think>\n",
+                                             .close = "\n</think>\n<answer>\n",
+                                             .close_alternatives = {"</think>\n<answer>\n"},
+                                             .markup_outside = {"\n</answer>"}};
 };
 /// Kimi K3: the XTML think channel, open from the start when thinking is on (vLLM's streaming
 /// parser; the serving layer may put the opener in the prompt).
@@ -168,17 +175,20 @@ struct kimi_k3_reasoning {
         "kimi_k3", "<|open|>think<|sep|>", "<|close|>think<|sep|>", true, {}, {}, false, {}};
 };
 /// Mistral (v13+ tokenizers): `[THINK]…[/THINK]` special tokens, anywhere, opened by the model
-/// (vLLM's parser since its PR #30391: no `[THINK]`, no reasoning); a call (`[TOOL_CALLS]`) ends a
-/// region.
+/// (vLLM's parser since its PR #30391: no `[THINK]`, no reasoning, and a `[/THINK]` without one is
+/// dropped); a call (`[TOOL_CALLS]`) ends a region.
 struct mistral_reasoning {
     static constexpr reasoning_syntax syntax{.name = "mistral", .open = "[THINK]", .close = "[/THINK]",
-                                             .yields_to = "[TOOL_CALLS]", .recurs = true, .yields_to_calls = true};
+                                             .yields_to = "[TOOL_CALLS]", .recurs = true, .yields_to_calls = true,
+                                             .markup_outside = {"[/THINK]"}};
 };
 /// Gemma 4: `<|channel>thought\n…<channel|>` special tokens, anywhere; a call (`<|tool_call>`)
-/// ends a region. The line break after `thought` stays reasoning (vLLM strips it).
+/// ends a region, and a `<channel|>` outside one is dropped. The line break after `thought`
+/// stays reasoning (vLLM strips it).
 struct gemma4_reasoning {
     static constexpr reasoning_syntax syntax{.name = "gemma4", .open = "<|channel>thought", .close = "<channel|>",
-                                             .yields_to = "<|tool_call>", .recurs = true, .yields_to_calls = true};
+                                             .yields_to = "<|tool_call>", .recurs = true, .yields_to_calls = true,
+                                             .markup_outside = {"<channel|>"}};
 };
 /// Cohere Command A / R7B: `<|START_THINKING|>…<|END_THINKING|>` special tokens, anywhere, opened
 /// by the model. `<|START_ACTION|>` inside a region is reasoning (vLLM's parser leaves actions out).
