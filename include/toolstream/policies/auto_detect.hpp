@@ -44,10 +44,10 @@ struct auto_options {
 ///   the first of: text (the bytes open nothing of that format), a call that ends complete, a
 ///   call that ends broken. The first format, in order, whose call ends complete is chosen.
 ///   Past those bytes or at the end of the stream, a format with a call named and still open
-///   counts as one whose call ended complete; else the first that named a call that broke; else
-///   the first whose markup (a block with no call, a marker) ended cleanly. A block that breaks
-///   before it names a call is not the format's. If no format reads the marker, it is text and
-///   the search goes on past its first byte. What is chosen depends only on the bytes, never on
+///   counts as one whose call ended complete; else the first that read a broken block of its
+///   own (a broken call is flagged as its format flags it); else the first whose markup (a block
+///   with no call, a marker) ended cleanly. If no format reads the marker, it is text and the
+///   search goes on past its first byte. What is chosen depends only on the bytes, never on
 ///   how they were fed;
 /// - once chosen, the held bytes go to a fresh policy of that format (told whether text went out
 ///   before), which reads the rest of the stream: the output is the format's own, and so is the

@@ -17,7 +17,7 @@ enum class trial_verdict {
     undecided,   ///< it holds them, or reads a block that has not yet named a call
     rejected,    ///< its first output is text: the bytes open nothing of this format
     markup,      ///< it reads markup of its own (a block with no call, a marker) that ended cleanly
-    flawed,      ///< it reads a named call that ends broken
+    flawed,      ///< it reads a block of its own that breaks (a broken call, a limit)
     accepted,    ///< it reads a named call that ends complete (or is still open at the window's end)
 };
 
@@ -74,10 +74,10 @@ public:
 
     void feed(std::string_view bytes) { policy_.on_content(bytes, out_); }
 
-    /// The verdict so far. A call settles it when it ends (complete or not); text first rejects,
-    /// and so does a block that breaks before it names a call. `final`: no more bytes will come
-    /// before the decision (the window's end or the stream's): the trial ends as a stream would,
-    /// and a named call still open, or markup with no block left open, counts.
+    /// The verdict so far. A call settles it when it ends (complete or not); text first rejects.
+    /// `final`: no more bytes will come before the decision (the window's end or the stream's):
+    /// the trial ends as a stream would, and a named call still open, or markup with no block
+    /// left open, counts.
     trial_verdict verdict(bool final)
     {
         if (watch_.first == trial_watch::sign::none && final && !ended_) {
@@ -88,15 +88,14 @@ public:
         switch (watch_.first) {
         case trial_watch::sign::text: return trial_verdict::rejected;
         case trial_watch::sign::call_done: return trial_verdict::accepted;
-        case trial_watch::sign::call_failed:   // a block it cannot name a call in is not its own
-            return watch_.call_named ? trial_verdict::flawed : trial_verdict::rejected;
+        case trial_watch::sign::call_failed: return trial_verdict::flawed;
         case trial_watch::sign::none: break;
         }
         if (!ended_)
             return trial_verdict::undecided;
         if (watch_.call_named)
             return trial_verdict::accepted;
-        return markup_closed_ ? trial_verdict::markup : trial_verdict::rejected;
+        return markup_closed_ ? trial_verdict::markup : trial_verdict::flawed;
     }
 
 private:
