@@ -10,6 +10,7 @@
 
 #include "fuzz_support.hpp"
 
+#include <algorithm>
 #include <concepts>
 #include <type_traits>
 
@@ -76,11 +77,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // The engine holds at most a hold cap of opening plus a held body (its input bytes and the
     // body decoded from them); a reasoning parser adds at most 256 leading blanks and a marker. A
     // call ENDs complete after its closing marker or, when that was stripped, at the end of the
-    // stream (in finalize()): no closing rule is checked.
-    const std::size_t bound = options.max_held + 2 * options.max_held_body + 512;
+    // stream (in finalize()): no closing rule is checked. `auto` holds up to its decision window
+    // (4096 bytes, or max_held when larger) from a marker before it chooses a format.
+    std::size_t bound = options.max_held + 2 * options.max_held_body + 512;
     bool decodes = false;
-    with_nth_format(registered_policies{}, format,
-                    [&](auto p) { decodes = fuzz::decodes_file_bodies<typename decltype(p)::type>(); });
+    with_nth_format(registered_policies{}, format, [&](auto p) {
+        using P = typename decltype(p)::type;
+        decodes = fuzz::decodes_file_bodies<P>();
+        if constexpr (std::same_as<typename P::options_type, auto_options>)
+            bound += std::max<std::size_t>(options.max_held, 4096);
+    });
     fuzz::check_made_policy<runtime_policy>(
         *in,
         [&] {
