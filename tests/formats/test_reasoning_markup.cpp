@@ -101,4 +101,32 @@ TEST_CASE("reasoning markup/gemma4: <channel|> outside a channel is dropped (vLL
     CHECK(split("This is a reasoning section<channel|>", "gemma4") == "text \"This is a reasoning section\"\n");
 }
 
+TEST_CASE("reasoning markup/gemma4: <|channel> opens a region whatever its label (vLLM)", "[formats][reasoning][peers]")
+{
+    // vllm-project/vllm tests/reasoning/test_gemma4_reasoning_parser.py::test_gemma4_reasoning
+    // [reasoning], [no_content], [multiple_lines], [new_line_streaming]
+    CHECK(split("<|channel>This is a reasoning section<channel|>This is the rest", "gemma4")
+          == "reasoning \"This is a reasoning section\"\ntext \"This is the rest\"\n");
+    CHECK(split("<|channel>This is reasoning", "gemma4") == "reasoning \"This is reasoning\"\n");
+    CHECK(split("<|channel>This\nThat<channel|>This is the rest\nThat", "gemma4")
+          == "reasoning \"This\\nThat\"\ntext \"This is the rest\\nThat\"\n");
+    const auto lines = test::run_checked<reasoning_policy<hermes>>(
+        "Before\n<|channel>This is a reasoning section<channel|>\nThis is the rest", parser("gemma4"));
+    CHECK(test::content_of_type(lines.events, segment_type::reasoning) == "This is a reasoning section");
+    CHECK(test::content_of_type(lines.events, segment_type::text) == "Before\n\nThis is the rest");
+    // ...[thought_prefix], [thought_prefix_only], [thought_prefix_multiline], [thought_prefix_diverge]:
+    // the `thought` label and its line break are markup; a label that diverges from it is reasoning.
+    CHECK(split("<|channel>thought\nActual reasoning here<channel|>Final answer", "gemma4")
+          == "reasoning \"Actual reasoning here\"\ntext \"Final answer\"\n");
+    CHECK(test::run_checked<reasoning_policy<hermes>>("<|channel>thought\n<channel|>", parser("gemma4")).events.empty());
+    CHECK(split("<|channel>thought\nLine1\nLine2<channel|>Answer", "gemma4")
+          == "reasoning \"Line1\\nLine2\"\ntext \"Answer\"\n");
+    CHECK(split("<|channel>thousand reasons<channel|>Done", "gemma4") == "reasoning \"thousand reasons\"\ntext \"Done\"\n");
+    // ...[tool_call_started]
+    CHECK(split("<|tool_call>", "gemma4") == "text \"<|tool_call>\"\n");
+    // ggml-org/llama.cpp tests/test-chat.cpp, Gemma 4 "Empty reasoning (budget=0: sampler forces
+    // end tag before newline)": the label without its line break is markup too.
+    CHECK(split("<|channel>thought<channel|>Hello, world!", "gemma4") == "text \"Hello, world!\"\n");
+}
+
 } // namespace test_reasoning_markup

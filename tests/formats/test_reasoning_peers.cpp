@@ -241,12 +241,12 @@ TEST_CASE("reasoning/gemma4, hunyuan_a13b, kimi_k3: their markers (vLLM)", "[for
     // Gemma 4: regions recur; a gemma4 call ends one, while behind hermes <|tool_call> opens no
     // call and stays reasoning.
     CHECK(segments(run<hermes_r>("a<|channel>thought\nx<channel|>b", parser("gemma4")))
-          == "text \"a\"\nreasoning \"\\nx\"\ntext \"b\"\n");
+          == "text \"a\"\nreasoning \"x\"\ntext \"b\"\n");
     const auto gemma = run<reasoning_policy<gemma4>>("<|channel>thought\nx<|tool_call>call:f{}<tool_call|>", parser("gemma4"));
-    CHECK(test::content_of_type(gemma.events, segment_type::reasoning) == "\nx");
+    CHECK(test::content_of_type(gemma.events, segment_type::reasoning) == "x");
     CHECK(calls(gemma).ends_with(" f {}\n"));
     CHECK(segments(run<hermes_r>("<|channel>thought\nx<|tool_call>call:f{}<tool_call|>", parser("gemma4")))
-          == "reasoning \"\\nx<|tool_call>call:f{}<tool_call|>\"\n");
+          == "reasoning \"x<|tool_call>call:f{}<tool_call|>\"\n");
     // Hunyuan A13B: the close takes the line breaks and <answer> with it; \n</answer> is markup
     // (test_reasoning_markup.cpp). <think> without its line break opens nothing (vLLM matches the
     // token sequence `<think>\n`).

@@ -182,13 +182,14 @@ struct mistral_reasoning {
                                              .yields_to = "[TOOL_CALLS]", .recurs = true, .yields_to_calls = true,
                                              .markup_outside = {"[/THINK]"}};
 };
-/// Gemma 4: `<|channel>thought\n…<channel|>` special tokens, anywhere; a call (`<|tool_call>`)
-/// ends a region, and a `<channel|>` outside one is dropped. The line break after `thought`
-/// stays reasoning (vLLM strips it).
+/// Gemma 4: `<|channel>…<channel|>` special tokens, anywhere, whatever follows `<|channel>`; its
+/// `thought` label (and the line break after it) is markup, as vLLM strips it. A call
+/// (`<|tool_call>`) ends a region, and a `<channel|>` outside one is dropped.
 struct gemma4_reasoning {
-    static constexpr reasoning_syntax syntax{.name = "gemma4", .open = "<|channel>thought", .close = "<channel|>",
-                                             .yields_to = "<|tool_call>", .recurs = true, .yields_to_calls = true,
-                                             .markup_outside = {"<channel|>"}};
+    static constexpr reasoning_syntax syntax{.name = "gemma4", .open = "<|channel>", .close = "<channel|>",
+                                             .yields_to = "<|tool_call>", .recurs = true,
+                                             .open_alternatives = {"<|channel>thought\n", "<|channel>thought"},
+                                             .yields_to_calls = true, .markup_outside = {"<channel|>"}};
 };
 /// Cohere Command A / R7B: `<|START_THINKING|>…<|END_THINKING|>` special tokens, anywhere, opened
 /// by the model. `<|START_ACTION|>` inside a region is reasoning (vLLM's parser leaves actions out).
