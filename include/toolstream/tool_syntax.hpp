@@ -3,6 +3,8 @@
 
 #include <toolstream/types.hpp>
 
+#include <boost/json/object.hpp>
+
 #include <array>
 #include <string_view>
 
@@ -41,6 +43,35 @@ constexpr const tool_syntax* find_tool_syntax(std::string_view tool_name) noexce
         if (s.tool_name == tool_name)
             return &s;
     return nullptr;
+}
+
+/// A call named after a row streams as its file or shell segment only when the tool has the row's
+/// shape; else it is an ordinary call, whatever its name (a model's own `write_file` with
+/// `content` and `mode`). The tool's parameters schema shows the shape: its properties hold the
+/// row's required member (when the row has one) and its body, and nothing but those and the row's
+/// options.
+inline bool has_tool_shape(const tool_syntax& row, const boost::json::object& parameters)
+{
+    const auto* p = parameters.if_contains("properties");
+    if (p == nullptr || !p->is_object())
+        return false;
+    const auto& properties = p->get_object();
+    for (const auto& property : properties) {
+        const std::string_view key = property.key();
+        if (key != row.required_metadata && key != row.content_argument && key != row.extra_metadata[0]
+            && key != row.extra_metadata[1])
+            return false;
+    }
+    return properties.contains(row.content_argument)
+        && (row.required_metadata.empty() || properties.contains(row.required_metadata));
+}
+
+/// Without a schema the arguments show the shape, as far as their first member shows it before
+/// the call must stream: a call has the row's shape when that member is the row's leading one,
+/// its required member (`path`), or its body for a row without one (run_bash's `command`).
+constexpr std::string_view leading_member(const tool_syntax& row) noexcept
+{
+    return row.required_metadata.empty() ? row.content_argument : row.required_metadata;
 }
 
 } // namespace toolstream

@@ -73,10 +73,16 @@ TEST_CASE("gemma4: write_file streams its body live; markers in strings end noth
     REQUIRE(h.invocations().size() == 1);
     CHECK(h.invocations()[0].arguments == boost::json::parse(R"({"path":"a.txt","content":"part one, é"})"));
 
-    // The body before the path: START waits for the path; run_bash takes its options.
-    CHECK(calls(test::run_checked<gemma4>("<|tool_call>call:write_file{content:<|\"|>x\ny<|\"|>,path:<|\"|>p<|\"|>}"
-                                          "<tool_call|>"))
-          == "seg_1 write_file {\"path\":\"p\",\"content\":\"x\\ny\"}\n");
+    // The body before the path, the tool's schema giving it the file tool's shape (without one,
+    // its first member would make an ordinary call): START waits for the path. run_bash takes
+    // its options.
+    const auto file_tool = test::with_tools(R"([{"type":"function","function":{"name":"write_file","parameters":{
+      "type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}}}}}])");
+    const auto late = test::run_checked<gemma4>("<|tool_call>call:write_file{content:<|\"|>x\ny<|\"|>,path:<|\"|>p<|\"|>}"
+                                                "<tool_call|>",
+                                                file_tool);
+    CHECK(segments(late) == "write_file {\"tool_name\":\"write_file\",\"path\":\"p\"} \"x\\ny\"\n");
+    CHECK(calls(late) == "seg_1 write_file {\"path\":\"p\",\"content\":\"x\\ny\"}\n");
     CHECK(calls(test::run_checked<gemma4>("<|tool_call>call:run_bash{command:<|\"|>ls -l<|\"|>,timeout_seconds:30,"
                                           "background:false,extra:{a:1}}<tool_call|>"))
           == "seg_1 run_bash {\"command\":\"ls -l\",\"background\":false,\"timeout_seconds\":30}\n");

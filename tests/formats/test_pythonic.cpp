@@ -27,6 +27,13 @@ namespace {
 
 test::policy_run run(std::string_view input) { return test::run_checked<pythonic>(input); }
 
+// Options whose schema gives write_file the library's file tool shape (path and content).
+text_format_options file_tool()
+{
+    return test::with_tools(R"([{"type":"function","function":{"name":"write_file","parameters":{
+      "type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}}}}}])");
+}
+
 // The one call of `[f(a=VALUE)]`: its arguments as JSON text, or its status when not complete.
 std::string value_of(std::string_view python)
 {
@@ -143,8 +150,10 @@ TEST_CASE("pythonic: write_file streams its decoded body live, path waited for",
     CHECK(r.invocations[0].arguments == boost::json::parse(R"({"path":"a.py","content":"def f():\n    return \"é\" # ) ] '\n"})"));
     CHECK(r.invocations[1].arguments
           == boost::json::parse(R"({"command":"ls -l","background":true,"timeout_seconds":30})"));
-    // The body arrives before the call ends, piece by piece; a body before the path waits for it.
-    handler<pythonic> h;
+    // The body arrives before the call ends, piece by piece; a body before the path waits for it
+    // (the tool's schema gives it the file tool's shape: without one, its first member would make
+    // an ordinary call).
+    handler<pythonic> h(recording_sink{}, {}, pythonic(file_tool()));
     REQUIRE(!h.feed("[write_file(path='b.txt', content='''first "));
     CHECK(test::content_of_type(h.events(), segment_type::write_file) == "first ");
     REQUIRE(!h.feed("line\n''' 'more')"));
@@ -159,7 +168,10 @@ TEST_CASE("pythonic: write_file streams its decoded body live, path waited for",
     // A body in parentheses, as Python wraps long strings; a body that is not a string is invalid.
     CHECK(calls(run("[write_file(path='p', content=(\n  'a\\n'\n  'b'\n))]")) == "seg_1 write_file {\"path\":\"p\",\"content\":\"a\\nb\"}\n");
     CHECK(calls(run("[write_file(path='p', content=42)]")) == "seg_1 write_file {} invalid_arguments\n");
-    CHECK(calls(run("[write_file(content='x')]")) == "seg_1 write_file {} invalid_arguments\n");   // no path
+    // Without its path: not the file tool's shape, an ordinary call; with the schema, a file call
+    // that misses its path.
+    CHECK(calls(run("[write_file(content='x')]")) == "seg_1 write_file {\"content\":\"x\"}\n");
+    CHECK(calls(test::run_checked<pythonic>("[write_file(content='x')]", file_tool())) == "seg_1 write_file {} invalid_arguments\n");
 }
 
 TEST_CASE("pythonic: a UTF-8 character split across chunks stays whole in every event", "[formats][pythonic]")
@@ -228,7 +240,9 @@ TEST_CASE("pythonic: a token or an undecided container past max_held fails the s
     }
     // With the default cap the same calls are fine.
     CHECK(calls(run("[f(a=('a string longer than sixteen bytes', 2))]")) == "seg_1 f {\"a\":[\"a string longer than sixteen bytes\",2]}\n");
-    // A body waiting for its path past max_held_body: START goes without it, END has it.
+    // A body waiting for its path past max_held_body (the schema gives it the file tool's shape):
+    // START goes without it, END has it.
+    small.schemas = file_tool().schemas;
     small.max_held = 64;
     small.max_held_body = 64;
     const auto r = test::run_checked<pythonic>("[write_file(content='" + std::string(100, 'x') + "', path='late.txt')]", small);

@@ -13,6 +13,7 @@
 #include <boost/json/parse.hpp>
 
 #include <array>
+#include <memory>
 #include <string>
 
 namespace test_json_policy_streaming {
@@ -89,12 +90,17 @@ y"}})",
         CHECK(r.events.front().metadata.at("path") == "a");
         check_chunk_invariance<toolstream::json_calls>(input, small);
     }
-    // A path past the bound: START without it, at the same byte whatever the chunking.
+    // A path past the bound: START without it, at the same byte whatever the chunking. (The body
+    // comes first: the tool's schema gives it the file tool's shape.)
+    json_calls_options file_tool = small;
+    file_tool.schemas = std::make_shared<const tool_schemas>(boost::json::parse(R"([{"type":"function","function":{
+      "name":"write_file","parameters":{"type":"object","properties":{"path":{},"content":{}}}}}])").as_array());
     const std::string late = R"({"name":"write_file","arguments":{"content":")" + std::string(200, 'x') + R"(","path":"a"}})";
-    const auto r = run_whole<toolstream::json_calls>(late, small);
+    const auto r = run_whole<toolstream::json_calls>(late, file_tool);
     REQUIRE(!r.events.empty());
+    CHECK(r.events.front().segment_kind == segment_type::write_file);
     CHECK(!r.events.front().metadata.contains("path"));
-    check_chunk_invariance<toolstream::json_calls>(late, small);
+    check_chunk_invariance<toolstream::json_calls>(late, file_tool);
 }
 
 TEST_CASE("json: truncation loses nothing and never yields a complete invocation", "[json]")

@@ -67,8 +67,9 @@ TEST_CASE("engine/hermes: a write_file call streams its decoded body as a file s
     CHECK(calls(r) == "seg_2 write_file {\"path\":\"src/a.py\",\"content\":\"def f():\\n    return \\\"</tool_call>\\\" "
                       "\xc3\xa9\\n\"}\n");
 
-    // The body streams: it is out before the call ends, and START waited for the path only.
-    handler<hermes_like> h;
+    // The body streams: it is out before the call ends, and START waited for the path only (the
+    // body comes first: the tools' schema gives patch_file its shape).
+    handler<hermes_like> h(recording_sink{}, {}, hermes_like(file_tools()));
     REQUIRE(!h.feed(R"(<tool_call>{"name": "patch_file", "arguments": {"patch": "@@ -1 +1 @@\n-a)"));
     CHECK(h.events().empty());   // START waits for the path
     REQUIRE(!h.feed(R"(\n+b\n", "path": "p.txt")"));

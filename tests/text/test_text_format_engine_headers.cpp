@@ -77,7 +77,8 @@ TEST_CASE("engine/sectioned: a section of calls named by headers, ids kept", "[e
 {
     const auto r = run<sectioned>(
         "Calling.<|calls|><|call|>functions.get_weather:0<|args|>{\"city\": \"Oslo\"}<|/call|>\n"
-        "<|call|>functions.write_file:1<|args|>{\"content\": \"a\\tb\", \"path\": \"t.txt\"}<|/call|><|/calls|> After.");
+        "<|call|>functions.write_file:1<|args|>{\"content\": \"a\\tb\", \"path\": \"t.txt\"}<|/call|><|/calls|> After.",
+        file_tools());   // the body before the path: the schema gives write_file its shape
     CHECK(segments(r) == "text \"Calling.\"\n"
                          "tool_call {\"tool_name\":\"get_weather\"} \"{\\\"city\\\": \\\"Oslo\\\"}\"\n"
                          "write_file {\"tool_name\":\"write_file\",\"path\":\"t.txt\"} \"a\\tb\"\n"
@@ -134,7 +135,8 @@ TEST_CASE("engine/key_value: a closing marker inside a value does not end it", "
 TEST_CASE("engine/key_value: a write_file body streams raw, START waits for the path", "[engine][key_value]")
 {
     const auto r = run<key_value>("<tool_call>\n<function=write_file>\n<parameter=content>\nline 1\n\"line\" 2\n</parameter>\n"
-                                  "<parameter=path>\n/tmp/a.txt\n</parameter>\n</function>\n</tool_call>");
+                                  "<parameter=path>\n/tmp/a.txt\n</parameter>\n</function>\n</tool_call>",
+                                  file_tools());   // the body before the path: the schema gives write_file its shape
     CHECK(segments(r) == "write_file {\"tool_name\":\"write_file\",\"path\":\"/tmp/a.txt\"} \"line 1\\n\\\"line\\\" 2\"\n");
     CHECK(calls(r) == "seg_1 write_file {\"path\":\"/tmp/a.txt\",\"content\":\"line 1\\n\\\"line\\\" 2\"}\n");
     // §7: a value cut at a partial closing marker keeps it.

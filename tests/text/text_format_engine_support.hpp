@@ -20,4 +20,14 @@ policy_run run(std::string_view input, const Args&... args)
     return run_checked<Policy>(input, args...);
 }
 
+/// Options whose schemas give write_file and patch_file the library's file tool shape: a body
+/// written before its path is then a file's, which START waits for the path (call_frame).
+inline text_format_options file_tools()
+{
+    return with_tools(R"([{"type":"function","function":{"name":"write_file","parameters":{"type":"object",
+        "properties":{"path":{"type":"string"},"content":{"type":"string"}}}}},
+      {"type":"function","function":{"name":"patch_file","parameters":{"type":"object",
+        "properties":{"path":{"type":"string"},"patch":{"type":"string"}}}}}])");
+}
+
 } // namespace toolstream::test::engine_support

@@ -5,6 +5,7 @@
 #include <toolstream/error.hpp>
 #include <toolstream/segment_emitter.hpp>
 #include <toolstream/tool_syntax.hpp>
+#include <toolstream/tools/raw_parameters.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>
@@ -31,14 +32,6 @@ enum class byte_role : unsigned char {
                      ///< the hold limit, which its raw bytes (reported as call_text) count
 };
 
-/// The segment a tool name makes: write_file, patch_file or run_bash by the tool_syntax table,
-/// else tool_call.
-constexpr segment_type segment_type_of_tool(std::string_view name) noexcept
-{
-    const tool_syntax* syntax = find_tool_syntax(name);
-    return syntax != nullptr ? syntax->type : segment_type::tool_call;
-}
-
 /// Bounds of what a frame holds before START.
 struct call_frame_limits {
     std::size_t max_held_name = 4096;                    ///< while the tool name is unknown
@@ -46,31 +39,41 @@ struct call_frame_limits {
 };
 
 /// One call at a time. START waits until the tool name is known (when the format writes it inside
-/// the call) and, for file tools, until `path` is; meanwhile every span is held, in input order,
-/// up to the limit of what is awaited, past which START goes out without it (a later name or path
-/// is then in END's metadata). Syntax that comes before anything is held goes out at once. The
-/// limit counts input bytes: a reader that decodes what it reports keeps START at the same input
-/// byte whatever the chunking by writing pieces of at most hold_room() bytes.
+/// the call), until the shape of a tool named after a file or shell tool is, and, for file tools,
+/// until `path` is; meanwhile every span is held, in input order, up to the limit of what is
+/// awaited, past which START goes out without it (a later name or path is then in END's metadata;
+/// a shape still unknown makes an ordinary call). Syntax that comes before anything is held goes
+/// out at once. The limit counts input bytes: a reader that decodes what it reports keeps START
+/// at the same input byte whatever the chunking by writing pieces of at most hold_room() bytes.
+///
+/// A tool's shape, never its name alone, makes a file or shell segment (has_tool_shape): its
+/// schema's, when `schemas` has one for it; else its arguments' first member, which the reader
+/// tells member() before it routes the member's value (shape_pending() until then).
 class call_frame {
 public:
-    explicit call_frame(call_frame_limits limits = {}) : limits_(limits) {}
+    explicit call_frame(call_frame_limits limits = {}, const tool_schemas* schemas = nullptr)
+        : limits_(limits), schemas_(schemas)
+    {
+    }
 
     /// Opens a call. `await_name`: its tool name comes later, through name(). The metadata's
     /// `tool_name`, when given, is the name. `id` empty: the writer's next `seg_N`.
     template<class W>
     void begin(segment_type type, boost::json::object metadata, std::string_view id, bool await_name, W& out)
     {
-        type_ = type;
-        meta_ = std::move(metadata);
-        id_.assign(id);
-        await_name_ = await_name;
-        name_known_ = !await_name;
-        type_fixed_ = !await_name;
-        open_ = true;
-        started_ = false;
-        held_.clear();
-        held_input_ = 0;
-        pieces_.clear();
+        pending_ = nullptr;
+        open_call(type, std::move(metadata), id, await_name);
+        if (ready())
+            start(out);
+    }
+
+    /// Opens a call of `tool`, named before its arguments (metadata `tool_name`): a file or shell
+    /// segment when the tool has the shape of the tool_syntax row of its name.
+    template<class W>
+    void begin_tool(std::string_view tool, boost::json::object metadata, std::string_view id, W& out)
+    {
+        metadata["tool_name"] = tool;
+        open_call(shape_of(tool), std::move(metadata), id, false);
         if (ready())
             start(out);
     }
@@ -80,6 +83,9 @@ public:
     segment_type type() const noexcept { return type_; }
     /// A file or shell segment: its content is the decoded body, the rest of the call is syntax.
     bool is_file_tool() const noexcept { return find_tool_syntax(type_) != nullptr; }
+    /// The shape waits for the arguments' first member (member()); meanwhile the call is read as
+    /// an ordinary one, its file members routed nowhere else.
+    bool shape_pending() const noexcept { return pending_ != nullptr; }
 
     /// The tool name, read from the call. The first one counts; before fix_type() it also picks
     /// the segment type.
@@ -91,7 +97,7 @@ public:
         name_known_ = true;
         await_name_ = false;
         if (!type_fixed_)
-            type_ = segment_type_of_tool(n);
+            type_ = shape_of(n);
         type_fixed_ = true;
         if (started_)
             out.metadata(ref_)["tool_name"] = n;
@@ -103,6 +109,22 @@ public:
 
     /// The arguments have begun: a name read from now on does not change the segment type.
     void fix_type() noexcept { type_fixed_ = true; }
+
+    /// A top-level member of the arguments begins (its key read, its value not): the first one
+    /// settles a pending shape, the row's when it is its leading_member(), else an ordinary call.
+    /// Returns the call's row from now on (null: an ordinary call).
+    template<class W>
+    const tool_syntax* member(std::string_view key, W& out)
+    {
+        if (pending_ != nullptr) {
+            if (key == leading_member(*pending_))
+                type_ = pending_->type;
+            pending_ = nullptr;
+            if (!started_ && ready())
+                start(out);
+        }
+        return find_tool_syntax(type_);
+    }
 
     /// Sets a metadata member (a later value wins); the path a file waits for STARTs it.
     template<class W>
@@ -187,6 +209,7 @@ public:
 
     void reset() noexcept
     {
+        pending_ = nullptr;
         open_ = started_ = false;
         held_.clear();
         held_input_ = 0;
@@ -200,19 +223,53 @@ private:
         byte_role role;
     };
 
+    void open_call(segment_type type, boost::json::object metadata, std::string_view id, bool await_name)
+    {
+        type_ = type;
+        meta_ = std::move(metadata);
+        id_.assign(id);
+        await_name_ = await_name;
+        name_known_ = !await_name;
+        type_fixed_ = !await_name;
+        open_ = true;
+        started_ = false;
+        held_.clear();
+        held_input_ = 0;
+        pieces_.clear();
+    }
+
+    // The segment a call of `tool` makes: a tool named after a tool_syntax row with that row's
+    // shape is its file or shell segment. Its schema shows the shape; without one, pending_ waits
+    // for its first member.
+    segment_type shape_of(std::string_view tool)
+    {
+        pending_ = nullptr;
+        const tool_syntax* row = find_tool_syntax(tool);
+        if (row == nullptr)
+            return segment_type::tool_call;
+        if (const auto* parameters = schemas_ != nullptr ? schemas_->parameters(tool) : nullptr)
+            return has_tool_shape(*row, *parameters) ? row->type : segment_type::tool_call;
+        pending_ = row;
+        return segment_type::tool_call;
+    }
+
     bool ready() const
     {
-        if (await_name_)
+        if (await_name_ || pending_ != nullptr)
             return false;
         const tool_syntax* syntax = find_tool_syntax(type_);
         return syntax == nullptr || syntax->required_metadata.empty() || meta_.contains(syntax->required_metadata);
     }
 
-    std::size_t limit() const noexcept { return await_name_ ? limits_.max_held_name : limits_.max_held_body; }
+    std::size_t limit() const noexcept
+    {
+        return await_name_ || pending_ != nullptr ? limits_.max_held_name : limits_.max_held_body;
+    }
 
     template<class W>
     void start(W& out)
     {
+        pending_ = nullptr;   // a shape still unknown: an ordinary call
         ref_ = out.start(type_, std::move(meta_), id_);
         meta_ = {};
         started_ = true;
@@ -254,6 +311,8 @@ private:
     }
 
     call_frame_limits limits_;
+    const tool_schemas* schemas_ = nullptr;   // the tools' schemas, which show their shapes (may be null)
+    const tool_syntax* pending_ = nullptr;    // the row whose shape waits for the first member
     segment_type type_ = segment_type::tool_call;
     boost::json::object meta_;   // START metadata while START waits
     std::string id_;

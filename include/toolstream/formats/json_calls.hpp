@@ -5,6 +5,7 @@
 #include <toolstream/formats/detail/json_calls_reader.hpp>
 
 #include <cstddef>
+#include <memory>
 #include <string_view>
 
 namespace toolstream {
@@ -18,6 +19,9 @@ struct json_calls_options {
     /// its body (plus the body decoded from them, at most as many bytes again); past it the
     /// segment STARTs without the path, which its END then carries.
     std::size_t max_held_body = std::size_t{1} << 20;
+    /// The tools' parameter schemas (null: none): a tool named write_file, patch_file or run_bash
+    /// is a file or shell tool when its schema has that tool's shape (call_frame).
+    std::shared_ptr<const tool_schemas> schemas = nullptr;
 };
 
 /// Tool calls written as JSON in the text. A `{` or `[` opens calls when the JSON starts with a

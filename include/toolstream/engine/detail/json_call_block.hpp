@@ -97,7 +97,9 @@ private:
 /// call object are the call's (content of a tool_call segment, syntax of a file tool); the bytes
 /// around calls are syntax. The call's arguments value streams as argument fragments (raw, or
 /// decoded when it is a JSON string holding the object); for a file or shell tool named before
-/// its arguments, it is decoded instead (json_file_arguments). At the call's end: a call without
+/// its arguments, it is decoded instead (json_file_arguments), and one whose shape waits is read
+/// as a tool_call up to its arguments' first member (json_first_member), which settles it, a file
+/// tool then decoding the arguments from their start. At the call's end: a call without
 /// a name, arguments that are neither an object nor a string holding one (null counts as none),
 /// or a call object that is not valid JSON (validated as it streams, file tools too) END
 /// `invalid_arguments`.
@@ -158,6 +160,7 @@ public:
             case event::name: ctx.call.name(tracker_.name(), ctx.out); break;
             case event::arguments_begin: begin_arguments(ctx); break;
             case event::arguments_end:
+                probing_ = false;   // no member: the frame makes an ordinary call
                 settle_validator();
                 if ((mode_ == mode::string || mode_ == mode::file_string) && !string_.complete())
                     failure_ = "arguments string is not valid JSON";
@@ -175,7 +178,7 @@ public:
 
     void reset() noexcept
     {
-        in_call_ = done_ = finished_ = false;
+        in_call_ = done_ = finished_ = probing_ = false;
         mode_ = mode::none;
         validate_file_ = false;
         file_.reset();
@@ -199,6 +202,40 @@ private:
         if (file)
             file_.begin(ctx.call.type());
         validate_file_ = mode_ == mode::file;
+        probing_ = ctx.call.shape_pending();
+        if (probing_)
+            first_member_.reset();
+    }
+
+    // While the shape waits, the arguments go as a tool_call's up to the byte that shows their
+    // first member (first_member_), in pieces the frame holds (json_file_arguments::read) and,
+    // inside a string, one byte at a time (a decoded byte does not say which raw byte made it):
+    // the shape settles at the same input byte whatever the chunking. A file tool then decodes
+    // the arguments from their start; what came is held, a file's syntax as a tool_call's content.
+    // Returns the bytes left, read as the settled call's.
+    template<class W>
+    std::string_view probe(std::string_view bytes, block_context<W>& ctx)
+    {
+        while (!bytes.empty() && ctx.call.shape_pending()) {
+            const bool string = mode_ == mode::string;
+            std::size_t n = string ? 1 : std::min(bytes.size(), std::max<std::size_t>(ctx.call.hold_room(), 1));
+            const std::string_view json = string ? decode(bytes.substr(0, 1)) : bytes.substr(0, n);
+            const std::size_t read = first_member_.feed(json);
+            if (!string)
+                n = read;   // up to the byte that shows the member
+            validator_.write(bytes.substr(0, n));
+            ctx.call.add(string ? byte_role::call_text : byte_role::argument_text, bytes.substr(0, n), ctx.out);
+            if (string)
+                ctx.call.add(byte_role::argument, json, ctx.out);
+            bytes.remove_prefix(n);
+            if (first_member_.known() && ctx.call.shape_pending() && ctx.call.member(first_member_.key(), ctx.out)) {
+                mode_ = string ? mode::file_string : mode::file;   // the validator reads on as it began
+                file_.begin(ctx.call.type());
+                file_.write(first_member_.json(), ctx.call, ctx.out);
+            }
+        }
+        probing_ = ctx.call.shape_pending();   // the member may come in the next bytes
+        return bytes;
     }
 
     // A file tool's arguments object is parsed by its decoder, which is stricter than the
@@ -220,7 +257,9 @@ private:
             ctx.out.markup(bytes);
             return;
         }
-        if (mode_ != mode::file)   // see settle_validator()
+        if (probing_ && (bytes = probe(bytes, ctx)).empty())
+            return;
+        if (mode_ != mode::file || !validate_file_)   // see settle_validator()
             validator_.write(bytes);
         switch (mode_) {
         case mode::none: ctx.call.add(byte_role::call_text, bytes, ctx.out); return;
@@ -252,7 +291,7 @@ private:
     template<class W>
     void end_call(block_context<W>& ctx)
     {
-        in_call_ = false;
+        in_call_ = probing_ = false;
         using kind = json_call_tracker::arguments_kind;
         settle_validator();
         if (failure_.empty() && !validator_.finish())
@@ -280,6 +319,7 @@ private:
     json_validator validator_;
     json_string_decoder string_;
     json_file_arguments file_;
+    json_first_member first_member_;
     std::string decoded_;   // scratch: a decoded piece of arguments written as a string
     std::string failure_;   // why the current call's arguments are unusable
     mode mode_ = mode::none;
@@ -290,6 +330,7 @@ private:
     bool end_at_close_ = true;
     bool leading_space_ = false;
     bool validate_file_ = false;  // a file tool's arguments, not yet told to the validator
+    bool probing_ = false;        // the arguments are read up to their first member (probe())
     bool needs_arguments_ = false;  // a call without arguments is invalid
 };
 

@@ -2,6 +2,7 @@
 // body string becomes the segment's content, `path` and the tool's options its metadata.
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/file_arguments_decoder.hpp>
 #include <toolstream/detail/growth.hpp>
 #include <toolstream/engine/call_frame.hpp>
@@ -138,6 +139,70 @@ private:
     const tool_syntax* syntax_ = nullptr;
     std::size_t max_depth_ = 64;
     std::string raw_;             // the arguments so far
+};
+
+/// The JSON arguments of a call whose shape waits for their first member
+/// (call_frame::shape_pending), read up to the byte that shows that member's key: its closing
+/// quote. The JSON read is kept, so that json_file_arguments reads it from its start when the
+/// member makes the call a file tool (the frame holds it meanwhile, within its name limit). A
+/// first member that is not a plain key (an escape in it, 64 bytes or more, no string where it
+/// belongs) is no tool_syntax row's, shown by the first byte that breaks it.
+class json_first_member {
+public:
+    void reset() noexcept
+    {
+        json_.clear();
+        key_.clear();
+        state_ = state::before;
+    }
+
+    /// Reads the arguments' next bytes up to the one that shows the first member; returns how
+    /// many it read (all of them while that member is unknown).
+    std::size_t feed(std::string_view json)
+    {
+        std::size_t i = 0;
+        while (i < json.size() && state_ != state::known)
+            step(json[i++]);
+        json_.append(json.substr(0, i));
+        return i;
+    }
+
+    bool known() const noexcept { return state_ == state::known; }
+    std::string_view key() const noexcept { return key_; }
+    /// The arguments' JSON read so far.
+    std::string_view json() const noexcept { return json_; }
+
+private:
+    enum class state { before, open, key, known };
+    static constexpr std::size_t max_key = 64;
+
+    void step(char c)
+    {
+        const bool blank = is_blank(c);
+        switch (state_) {
+        case state::before: state_ = c == '{' ? state::open : blank ? state_ : none(); return;
+        case state::open: state_ = c == '"' ? state::key : blank ? state_ : none(); return;
+        case state::key:
+            if (c == '"')
+                state_ = state::known;
+            else if (c == '\\' || key_.size() == max_key)
+                state_ = none();
+            else
+                key_.push_back(c);
+            return;
+        case state::known: return;
+        }
+    }
+
+    state none() noexcept
+    {
+        key_.clear();
+        return state::known;
+    }
+
+    std::string json_;
+    std::string key_;
+    state state_ = state::before;
 };
 
 } // namespace toolstream::detail

@@ -6,6 +6,7 @@
 #include <toolstream/engine/detail/json_file_arguments.hpp>
 #include <toolstream/engine/format_reader.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -14,10 +15,11 @@ namespace toolstream::detail {
 
 /// Reads `{…}` (blanks before it are syntax) to where its brackets balance outside strings. A
 /// tool_call streams it raw as content and argument fragments; a file or shell tool decodes it
-/// (json_file_arguments). Any other first byte ends the arguments at once: the call has none
-/// and ENDs `invalid_arguments`. So does the first byte of the call's closing marker outside a
-/// string, when no JSON could hold it there (`<`, a backtick): the model closed the call without
-/// closing its JSON, and the calls after it are read, as vLLM reads them.
+/// (json_file_arguments); a call whose shape waits is read as a tool_call up to its first member
+/// (json_first_member), which settles it. Any other first byte ends the arguments at once: the
+/// call has none and ENDs `invalid_arguments`. So does the first byte of the call's closing
+/// marker outside a string, when no JSON could hold it there (`<`, a backtick): the model closed
+/// the call without closing its JSON, and the calls after it are read, as vLLM reads them.
 class json_object_reader {
 public:
     /// `call_close`: the call's closing marker, if it has one.
@@ -27,6 +29,7 @@ public:
         stop_ = !call_close.empty() && json_extent::can_stop_at(call_close.front()) ? call_close.front() : 0;
         started_ = done_ = false;
         failure_.clear();
+        first_member_.reset();
         file_ = call.is_file_tool();
         if (file_)
             file_arguments_.begin(call.type());
@@ -57,7 +60,20 @@ public:
         done_ = extent_.closed() || extent_.stopped();
         if (extent_.stopped())
             failure_ = "the call closed inside its JSON arguments";
-        const std::string_view bytes = w.substr(0, end);
+        std::string_view bytes = w.substr(0, end);
+        // A shape that waits: a tool_call's bytes up to the one that shows the first member, in
+        // pieces the frame holds (json_call_block::probe); a file tool reads from their start.
+        while (!bytes.empty() && ctx.call.shape_pending()) {
+            const std::size_t room = std::max<std::size_t>(ctx.call.hold_room(), 1);
+            const std::size_t read = first_member_.feed(bytes.substr(0, std::min(bytes.size(), room)));
+            ctx.call.add(byte_role::argument_text, bytes.substr(0, read), ctx.out);
+            bytes.remove_prefix(read);
+            if (first_member_.known() && ctx.call.shape_pending() && ctx.call.member(first_member_.key(), ctx.out)) {
+                file_ = true;
+                file_arguments_.begin(ctx.call.type());
+                file_arguments_.write(first_member_.json(), ctx.call, ctx.out);
+            }
+        }
         if (file_) {
             file_arguments_.read(bytes, ctx.call, ctx.out, [](std::string_view raw) { return raw; });
         } else {
@@ -81,6 +97,7 @@ public:
 
 private:
     json_file_arguments file_arguments_;
+    json_first_member first_member_;
     std::string failure_;
     json_extent extent_;
     char stop_ = 0;

@@ -256,6 +256,8 @@ private:
         value_.clear();
         line_start_ = false;
         use_ = use::argument;
+        if (!any_ && ctx.call.shape_pending())   // the first parameter shows the tool's shape
+            syntax_ = ctx.call.member(key, ctx.out);
         if (syntax_ != nullptr) {
             use_ = key == syntax_->content_argument ? use::body : use::ignored;
             if (key == syntax_->required_metadata || key == syntax_->extra_metadata[0]

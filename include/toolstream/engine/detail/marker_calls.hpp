@@ -13,8 +13,6 @@
 #include <toolstream/engine/format_traits.hpp>
 #include <toolstream/error.hpp>
 
-#include <boost/json/object.hpp>
-
 #include <algorithm>
 #include <array>
 #include <concepts>
@@ -263,9 +261,7 @@ private:
             calls_.begin(call_list, close_.empty(), T::call_keyed_by_name, T::call_name_key, T::call_needs_arguments);
             return;
         }
-        boost::json::object metadata;
-        metadata["tool_name"] = header_->name;
-        ctx.call.begin(segment_type_of_tool(header_->name), std::move(metadata), header_->id, false, ctx.out);
+        ctx.call.begin_tool(header_->name, {}, header_->id, ctx.out);
         if constexpr (kind == text_arguments::json_object)
             object_.begin(ctx.call, close_);
         else if constexpr (kind == text_arguments::key_value)

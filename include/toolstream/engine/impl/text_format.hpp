@@ -9,9 +9,24 @@
 
 namespace toolstream {
 
+namespace detail {
+
+// The tools' schemas of a format's options, when its options have them: they show which calls
+// are file tools (call_frame).
+template<class Options>
+const tool_schemas* schemas_of(const Options& options) noexcept
+{
+    if constexpr (requires { options.schemas.get(); })
+        return options.schemas.get();
+    else
+        return nullptr;
+}
+
+} // namespace detail
+
 template<text_format_traits Traits>
 text_format_policy<Traits>::text_format_policy(options_type options)
-    : options_(std::move(options)), reader_(options_), call_(reader_.limits()),
+    : options_(std::move(options)), reader_(options_), call_(reader_.limits(), detail::schemas_of(options_)),
       openers_(reader_.openers().first(std::min(reader_.openers().size(), max_openers)), Traits::ignore_case)
 {
     reset();

@@ -189,6 +189,8 @@ private:
     template<class W>
     bool begin_member(block_context<W>& ctx, std::string_view name)
     {
+        if (levels_.size() == 1 && !levels_.back().any && ctx.call.shape_pending())   // the first member shows the shape
+            syntax_ = ctx.call.member(name, ctx.out);
         scratch_.assign(levels_.back().any ? "," : "");
         levels_.back().any = true;
         append_json_string(scratch_, name);

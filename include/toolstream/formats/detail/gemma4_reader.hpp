@@ -8,8 +8,6 @@
 #include <toolstream/engine/format_traits.hpp>
 #include <toolstream/formats/detail/gemma4_arguments.hpp>
 
-#include <boost/json/object.hpp>
-
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -88,9 +86,7 @@ public:
     template<class W>
     void begin(block_context<W>& ctx)
     {
-        boost::json::object metadata;
-        metadata["tool_name"] = name_;
-        ctx.call.begin(segment_type_of_tool(name_), std::move(metadata), {}, false, ctx.out);
+        ctx.call.begin_tool(name_, {}, {}, ctx.out);
         arguments_.begin(ctx.call, cap_);
         phase_ = phase::arguments;
     }

@@ -69,9 +69,7 @@ public:
         at_start_ = false;
         if (phase_ != phase::call)
             return;
-        boost::json::object metadata;
-        metadata["tool_name"] = tool_;
-        ctx.call.begin(segment_type_of_tool(tool_), std::move(metadata), {}, false, ctx.out);
+        ctx.call.begin_tool(tool_, {}, {}, ctx.out);
         object_.begin(ctx.call);
     }
 

@@ -82,9 +82,7 @@ public:
             list_block_.begin(json_call_layout::array);
             return;
         }
-        boost::json::object metadata;
-        metadata["tool_name"] = name_;
-        ctx.call.begin(segment_type_of_tool(name_), std::move(metadata), id_, false, ctx.out);
+        ctx.call.begin_tool(name_, {}, id_, ctx.out);
         object_.begin(ctx.call);
     }
 

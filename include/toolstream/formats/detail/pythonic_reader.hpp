@@ -148,11 +148,8 @@ private:
         const python_call_head head = python_call_start(w, 0, false);
         if (head.what != opening_verdict::kind::block)
             return false;   // `between` saw the whole head: not reached
-        const std::string_view name = w.substr(0, head.name_end);
-        syntax_ = find_tool_syntax(name);
-        boost::json::object metadata;
-        metadata["tool_name"] = name;
-        ctx.call.begin(segment_type_of_tool(name), std::move(metadata), {}, false, ctx.out);
+        ctx.call.begin_tool(w.substr(0, head.name_end), {}, {}, ctx.out);
+        syntax_ = find_tool_syntax(ctx.call.type());   // none while the shape waits for the first keyword
         take_call_text(ctx, head.paren_end);
         any_ = body_seen_ = false;
         arg_ = arg::name_or_close;
@@ -232,6 +229,8 @@ private:
     template<class W>
     bool begin_value(block_context<W>& ctx)
     {
+        if (!any_ && ctx.call.shape_pending())   // the first keyword shows the tool's shape
+            syntax_ = ctx.call.member(key_, ctx.out);
         use_ = use::argument;
         if (syntax_ != nullptr) {
             use_ = key_ == syntax_->content_argument ? use::body : use::ignored;
