@@ -1,5 +1,6 @@
-// detail::json_extent and detail::string_skip, the scanners under every JSON reader: where a
-// container ends, at every chunking, whatever its strings hold.
+// detail::json_extent, detail::json_stop and detail::string_skip, the scanners under every JSON
+// reader: where a container ends, or a marker outside its strings cuts it, at every chunking,
+// whatever its strings hold.
 #include <toolstream/detail/json_extent.hpp>
 #include <toolstream/detail/json_string_skip.hpp>
 
@@ -12,6 +13,7 @@
 namespace test_json_extent {
 
 using toolstream::detail::json_extent;
+using toolstream::detail::json_stop;
 using toolstream::detail::string_skip;
 
 namespace {
@@ -33,7 +35,51 @@ std::size_t extent_at(std::string_view input, std::size_t piece)
     return std::string_view::npos;
 }
 
+// Feeds `input` in pieces of `piece` bytes, the bytes a scan leaves unread kept for the next, as
+// a reader keeps them; returns where `stop` stopped the value, or npos.
+std::size_t stop_at(std::string_view input, const json_stop& stop, std::size_t piece)
+{
+    json_extent e;
+    std::string unread;
+    std::size_t read = 0;
+    for (std::size_t at = 0; at < input.size(); at += piece) {
+        unread += input.substr(at, piece);
+        const std::size_t used = e.scan(unread, stop);
+        read += used;
+        unread.erase(0, used);
+        if (e.stopped())
+            return read;
+        if (e.closed())
+            return std::string_view::npos;
+    }
+    return std::string_view::npos;
+}
+
 } // namespace
+
+TEST_CASE("json_stop: a marker outside strings cuts an unclosed value, at every chunking", "[core][json_extent]")
+{
+    STATIC_REQUIRE(json_stop::can_stop_at('<'));
+    STATIC_REQUIRE(json_stop::can_stop_at(';'));
+    STATIC_REQUIRE(!json_stop::can_stop_at('['));
+    STATIC_REQUIRE(!json_stop::can_stop_at('f'));
+    // `[` is JSON: `[TOOL_CALLS]` stops only whole, a prefix of it held at a piece's end; inside a
+    // string, or as an array (`[1`, `[T` of no marker), it is data.
+    const std::string value = R"({"a": "[TOOL_CALLS]", "b": [1, [2]], "c": [TOOL_CALL, 3)";
+    const std::string input = value + "[TOOL_CALLS]next{}";
+    // `<` is never JSON outside a string: `</tool_call>` stops at it, nothing held.
+    const std::string tagged = R"({"a": "</tool_call>", "b": 1)";
+    for (std::size_t piece = 1; piece <= input.size(); ++piece) {
+        INFO(piece);
+        CHECK(stop_at(input, json_stop("[TOOL_CALLS]"), piece) == value.size());
+        CHECK(stop_at(tagged + "<x", json_stop("</tool_call>"), piece) == tagged.size());
+    }
+    CHECK(stop_at(value + "[TOOL_CA", json_stop("[TOOL_CALLS]"), 1) == std::string_view::npos);
+    CHECK(stop_at(R"({"a": 1})", json_stop("[TOOL_CALLS]"), 1) == std::string_view::npos);   // closed first
+    json_extent e;
+    CHECK(e.scan(R"({"a": [TOOL)", json_stop("[TOOL_CALLS]")) == 6);   // the prefix left unread
+    CHECK(!e.stopped());
+}
 
 TEST_CASE("json_extent: the closing bracket outside strings, at every chunking", "[core][json_extent]")
 {

@@ -100,6 +100,21 @@ TEST_CASE("hermes: not a call, a bad call, a cut call", "[formats][hermes]")
     CHECK(segments(cut) == "write_file {\"tool_name\":\"write_file\",\"path\":\"p\"} \"ab\" incomplete\n");
 }
 
+TEST_CASE("hermes: a call closed inside its JSON is invalid, and the next call is read", "[formats][hermes][peers]")
+{
+    // Derived from vLLM tests/tool_parsers/test_kimi_k2_tool_parser.py::test_extract_tool_calls_invalid_json,
+    // where vLLM extracts the call after one whose JSON its closing marker cut (vLLM's hermes tests
+    // have no such case). `</tool_call>` outside a string ends the object: the call ENDs
+    // invalid_arguments with the bytes it had, and the next call is read.
+    const auto r = run(R"(<tool_call>{"name": "a", "arguments": {"x": 1</tool_call><tool_call>{"name": "b", "arguments": {}}</tool_call>)");
+    CHECK(calls(r) == "seg_1 a {} invalid_arguments\nseg_2 b {}\n");
+    CHECK(segments(r) == "tool_call {\"tool_name\":\"a\"} \"{\\\"name\\\": \\\"a\\\", \\\"arguments\\\": {\\\"x\\\": 1\" invalid_arguments\n"
+                         "tool_call {\"tool_name\":\"b\"} \"{\\\"name\\\": \\\"b\\\", \\\"arguments\\\": {}}\"\n");
+    // A write_file keeps the body it decoded, the marker inside its string data.
+    const auto file = run(R"(<tool_call>{"name": "write_file", "arguments": {"path": "p", "content": "a</tool_call>"</tool_call>)");
+    CHECK(segments(file) == "write_file {\"tool_name\":\"write_file\",\"path\":\"p\"} \"a</tool_call>\" invalid_arguments\n");
+}
+
 TEST_CASE("hermes + qwen3 reasoning: think blocks, open from the first byte", "[formats][hermes][reasoning]")
 {
     // <think> in the prompt: only </think> appears.

@@ -85,6 +85,16 @@ TEST_CASE("inkling: end of stream, end of sampling, not a call", "[formats][inkl
     }
 }
 
+TEST_CASE("inkling: a call closed inside its JSON is invalid, and the next call is read", "[formats][inkling][peers]")
+{
+    // Derived from vLLM tests/tool_parsers/test_kimi_k2_tool_parser.py::test_extract_tool_calls_invalid_json:
+    // `<|end_message|>` outside a string ends the object, the call ENDs invalid_arguments, and the
+    // next block's call is read.
+    const auto r = run(call(R"({"name": "a", "args": {"x": [1)") + call(R"({"name": "b", "args": {}})"));
+    CHECK(calls(r) == "seg_1 a {} invalid_arguments\nseg_2 b {}\n");
+    CHECK(test::content_of_type(r.events, segment_type::tool_call) == R"({"name": "a", "args": {"x": [1{"name": "b", "args": {}})");
+}
+
 TEST_CASE("inkling: generated inputs at every chunking", "[formats][inkling][generated]")
 {
     const std::string first = call(R"({"name": "get", "args": {"x": [1, {"y": "}<|end_message|>"}]}})");

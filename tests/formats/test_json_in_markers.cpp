@@ -112,6 +112,18 @@ TEMPLATE_TEST_CASE("json in markers: end of stream, not a call", "[formats][long
     }
 }
 
+TEMPLATE_TEST_CASE("json in markers: a call closed inside its JSON is invalid, and the next call is read",
+                   "[formats][longcat][ernie45][internlm][peers]", longcat, ernie45, internlm)
+{
+    // Derived from vLLM tests/tool_parsers/test_kimi_k2_tool_parser.py::test_extract_tool_calls_invalid_json
+    // (vLLM extracts the call after one its closing marker cut); the malformed inputs these parsers
+    // share in vLLM (tests/tool_parsers/common_tests.py, malformed_input_outputs) have no such call.
+    using F = format<TestType>;
+    const auto r = F::run(F::call("a", R"({"x": 1)", false) + std::string(F::closer) + "\n" + F::call("b", "{}"));
+    CHECK(calls(r) == "seg_1 a {} invalid_arguments\nseg_3 b {}\n");
+    CHECK(test::content_of_type(r.events, segment_type::text) == "\n");
+}
+
 TEMPLATE_TEST_CASE("json in markers: generated inputs at every chunking", "[formats][longcat][ernie45][internlm][generated]",
                    longcat, ernie45, internlm)
 {

@@ -2,6 +2,7 @@
 // begins and ends, its tool name, and where its arguments value begins and ends.
 #pragma once
 
+#include <toolstream/detail/json_extent.hpp>
 #include <toolstream/detail/json_signature.hpp>
 #include <toolstream/detail/json_string_skip.hpp>
 
@@ -24,10 +25,11 @@ namespace toolstream::detail {
 /// first `arguments`, `parameters` or `args` member of the call, its `tool` or its `function`
 /// object) begins and ends. With `keyed` calls (`{"NAME": ARGUMENTS}`), a call object's first key
 /// is its tool name and that key's value its arguments. Nesting is only counted past a few
-/// levels, so the state is fixed-size whatever the input.
+/// levels, so the state is fixed-size whatever the input. A `stop` outside a string ends the
+/// text where it stands (json_stop: the model closed its call before its JSON).
 class json_call_tracker {
 public:
-    enum class event { none, call_begin, name, arguments_begin, arguments_end, call_end, done };
+    enum class event { none, call_begin, name, arguments_begin, arguments_end, call_end, done, stopped };
     struct step {
         event what = event::none;
         std::size_t boundary = 0;  ///< bytes before it belong to what preceded the event
@@ -37,9 +39,11 @@ public:
     enum class arguments_kind : std::uint8_t { none, container, string, null, other };
 
     /// `name_key`: the member that names a call's tool, at most max_key bytes (longer: none).
-    void reset(json_call_layout layout, bool keyed = false, std::string_view name_key = "name") noexcept
+    void reset(json_call_layout layout, bool keyed = false, std::string_view name_key = "name",
+               json_stop stop = {}) noexcept
     {
         layout_ = layout;
+        stop_ = stop;
         keyed_ = keyed;
         name_key_ = name_key;
         depth_ = 0;
@@ -51,7 +55,9 @@ public:
     }
 
     /// Reads `text[from, limit)` up to and including the next event. `none` means the range ran
-    /// out; `done` means the top-level value closed (nothing after it belongs to the JSON).
+    /// out, or ends in a prefix of the stop (from `boundary` on, unread); `done` means the
+    /// top-level value closed (nothing after it belongs to the JSON); `stopped`, that the stop
+    /// stands at `boundary`, where the JSON ends unclosed.
     /// A container's arguments span its brackets; a string's, the bytes between its quotes.
     step advance(std::string_view text, std::size_t from, std::size_t limit)
     {
@@ -89,6 +95,10 @@ public:
                     keep(c);
                 }
                 continue;
+            }
+            if (c == stop_.first()) {
+                if (const auto v = stop_.at(text.substr(0, limit), i); v != json_stop::verdict::none)
+                    return {v == json_stop::verdict::stop ? event::stopped : event::none, i, i};
             }
             if (arguments_pending_ && !is_blank(c)) {
                 arguments_pending_ = false;
@@ -312,6 +322,7 @@ private:
     std::array<level, tracked_levels> levels_{};
     std::size_t depth_ = 0;
     json_call_layout layout_ = json_call_layout::single;
+    json_stop stop_;
     bool keyed_ = false;   // a call object's first key is its tool name
     std::string_view name_key_ = "name";
     bool in_string_ = false;

@@ -3,10 +3,59 @@
 
 #include <toolstream/detail/json_string_skip.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <string_view>
 
 namespace toolstream::detail {
+
+/// A marker that, standing outside a JSON string, ends a value the model left open: the call's
+/// closing marker (or, in a format without one, the next call's opening) written before its JSON
+/// closed. A marker whose first byte no JSON writes outside a string (`<`, a backtick, `;`: see
+/// can_stop_at) stops at that byte. Any other (`[TOOL_CALLS]`) stops only where it stands whole;
+/// a prefix of it at the end of the bytes read is held (at most its size - 1 bytes) until more
+/// arrive, so the verdict is the same at every chunking.
+class json_stop {
+public:
+    enum class verdict { none, stop, held };
+
+    json_stop() = default;
+
+    /// `marker` (empty: no stop) must outlive the stop.
+    constexpr explicit json_stop(std::string_view marker) noexcept
+        : marker_(marker), first_(marker.empty() ? '\0' : marker.front())
+    {
+    }
+
+    /// The marker's first byte: at() needs asking only where it stands (0 when there is none).
+    constexpr char first() const noexcept { return first_; }
+
+    /// What `w[i]`, a byte outside a string, begins: the marker, a prefix of it that `w` cuts
+    /// (held), or neither.
+    constexpr verdict at(std::string_view w, std::size_t i) const noexcept
+    {
+        if (marker_.empty() || w[i] != first_)
+            return verdict::none;
+        if (can_stop_at(first_))
+            return verdict::stop;
+        const std::size_t n = std::min(marker_.size(), w.size() - i);
+        if (w.substr(i, n) != marker_.substr(0, n))
+            return verdict::none;
+        return n == marker_.size() ? verdict::stop : verdict::held;
+    }
+
+    /// Whether `c` stops alone: no byte JSON writes outside its strings (brackets, `,` `:`,
+    /// blanks, the characters of numbers and of true/false/null) can.
+    static constexpr bool can_stop_at(char c) noexcept
+    {
+        const bool alphanumeric = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        return c != 0 && !alphanumeric && std::string_view("{}[],:\"+-. \t\r\n").find(c) == std::string_view::npos;
+    }
+
+private:
+    std::string_view marker_;
+    char first_ = '\0';
+};
 
 /// The extent of one JSON container read in pieces, starting at its opening bracket. It does not
 /// validate (a parser does that where it matters); it only finds the closing bracket, string
@@ -16,12 +65,11 @@ class json_extent {
 public:
     void reset() noexcept { *this = json_extent{}; }
 
-    /// Reads `w`, the next bytes of the value; returns how many belong to it (all of `w` unless
-    /// the value closes in it, then up to and including its closing bracket). `stop`, a byte no
-    /// JSON holds outside a string (see can_stop_at), ends the scan before it when it stands
-    /// outside a string (stopped()): the first byte of a marker the model wrote into JSON it did
-    /// not close. Zero: no stop.
-    std::size_t scan(std::string_view w, char stop = 0) noexcept
+    /// Reads `w`, the next bytes of the value; returns how many belong to it: all of `w`, unless
+    /// the value closes in it (then up to and including its closing bracket) or `stop` stands in
+    /// it outside a string (then up to it: stopped() when it is whole; else its prefix ends `w`
+    /// and is left unread, to be read again with the bytes after it).
+    std::size_t scan(std::string_view w, const json_stop& stop = {}) noexcept
     {
         string_skip skip(w, w.size());
         for (std::size_t i = 0; i < w.size(); ++i) {
@@ -40,6 +88,12 @@ public:
                 continue;
             }
             const char c = w[i];
+            if (c == stop.first()) {
+                if (const auto v = stop.at(w, i); v != json_stop::verdict::none) {
+                    stopped_ = v == json_stop::verdict::stop;
+                    return i;
+                }
+            }
             if (c == '"') {
                 in_string_ = true;
             } else if (c == '{' || c == '[') {
@@ -47,9 +101,6 @@ public:
             } else if ((c == '}' || c == ']') && depth_ > 0 && --depth_ == 0) {
                 closed_ = true;
                 return i + 1;
-            } else if (c == stop && stop != 0) {
-                stopped_ = true;
-                return i;
             }
         }
         return w.size();
@@ -58,16 +109,8 @@ public:
     /// The value's closing bracket was read.
     bool closed() const noexcept { return closed_; }
 
-    /// The scan stopped at its `stop` byte outside a string: the value will not close.
+    /// The scan stopped at its stop, whole outside a string: the value will not close.
     bool stopped() const noexcept { return stopped_; }
-
-    /// Whether `c` can be a stop: no byte JSON writes outside its strings (brackets, `,` `:`,
-    /// blanks, the characters of numbers and of true/false/null) can.
-    static constexpr bool can_stop_at(char c) noexcept
-    {
-        const bool alphanumeric = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-        return c != 0 && !alphanumeric && std::string_view("{}[],:\"+-. \t\r\n").find(c) == std::string_view::npos;
-    }
 
 private:
     std::size_t depth_ = 0;

@@ -102,18 +102,19 @@ private:
 /// tool then decoding the arguments from their start. At the call's end: a call without
 /// a name, arguments that are neither an object nor a string holding one (null counts as none),
 /// or a call object that is not valid JSON (validated as it streams, file tools too) END
-/// `invalid_arguments`.
+/// `invalid_arguments`. So does a call whose JSON the `stop` marker ends outside a string (the
+/// model closed the call before its object): the text ends there, and its owner reads on.
 class json_call_block {
 public:
-    /// `end_at_close`: a call ENDs where its object closes; else its status waits in
-    /// `finished()` for the owner's end_finished() (a format whose closing marker follows).
-    /// `keyed`: a call object is `{"NAME": ARGUMENTS}`; else its `name_key` member names the
-    /// tool (json_call_tracker). `needs_arguments`: a call object without an arguments member is
-    /// invalid (else its arguments are `{}`).
-    void begin(json_call_layout layout, bool end_at_close = true, bool keyed = false, std::string_view name_key = "name",
-               bool needs_arguments = false)
+    /// `stop`: the marker that follows the JSON (json_stop). `end_at_close`: a call ENDs where
+    /// its object closes; else its status waits in `finished()` for the owner's end_finished()
+    /// (a format whose closing marker follows). `keyed`: a call object is `{"NAME": ARGUMENTS}`;
+    /// else its `name_key` member names the tool (json_call_tracker). `needs_arguments`: a call
+    /// object without an arguments member is invalid (else its arguments are `{}`).
+    void begin(json_call_layout layout, json_stop stop = {}, bool end_at_close = true, bool keyed = false,
+               std::string_view name_key = "name", bool needs_arguments = false)
     {
-        tracker_.reset(layout, keyed, name_key);
+        tracker_.reset(layout, keyed, name_key, stop);
         needs_arguments_ = needs_arguments;
         in_call_ = done_ = finished_ = false;
         end_at_close_ = end_at_close;
@@ -168,12 +169,28 @@ public:
                 mode_ = mode::none;
                 break;
             case event::call_end: end_call(ctx); break;
+            case event::stopped:
+                if (in_call_) {
+                    failure_ = "the call closed inside its JSON";
+                    end_call(ctx);
+                }
+                [[fallthrough]];
             case event::done:
                 done_ = true;
                 ctx.consume(mark);
                 return true;
             }
         }
+    }
+
+    /// End of stream: a prefix of the stop held at the end is read as what it stands in.
+    template<class W>
+    void finalize(block_context<W>& ctx)
+    {
+        if (done_)
+            return;
+        route(ctx.view(), ctx);
+        ctx.consume(ctx.view().size());
     }
 
     void reset() noexcept

@@ -24,14 +24,17 @@ namespace toolstream::detail {
 ///   meanwhile), a byte that does not open an object ends the list, the blanks left unread.
 /// With `keyed` calls, an object is `{"NAME": ARGUMENTS}` (its first key the tool name); else
 /// its `name_key` member names the tool. With `needs_arguments`, an object without arguments is
-/// an invalid call (json_call_block).
+/// an invalid call (json_call_block). `stop`, the marker after the objects (json_stop), ends
+/// one the model left unclosed where it stands: its call ENDs `invalid_arguments`, and the list
+/// ends there.
 class json_call_objects {
 public:
-    void begin(json_call_list list, bool end_at_close, bool keyed = false, std::string_view name_key = "name",
-               bool needs_arguments = false)
+    void begin(json_call_list list, json_stop stop, bool end_at_close, bool keyed = false,
+               std::string_view name_key = "name", bool needs_arguments = false)
     {
         list_ = list;
         needs_arguments_ = needs_arguments;
+        stop_ = stop;
         keyed_ = keyed;
         name_key_ = name_key;
         end_at_close_ = list != json_call_list::single || end_at_close;
@@ -103,6 +106,15 @@ public:
         }
     }
 
+    /// End of stream inside an object (json_call_block::finalize): false, the open call is not complete.
+    template<class W>
+    bool finalize(block_context<W>& ctx)
+    {
+        if (state_ == state::object)
+            json_.finalize(ctx);
+        return false;
+    }
+
     void reset() noexcept
     {
         state_ = state::done;
@@ -121,12 +133,13 @@ private:
 
     void open_object()
     {
-        json_.begin(json_call_layout::single, end_at_close_, keyed_, name_key_, needs_arguments_);
+        json_.begin(json_call_layout::single, stop_, end_at_close_, keyed_, name_key_, needs_arguments_);
         state_ = state::object;
     }
 
     json_call_block json_;
     json_call_list list_ = json_call_list::single;
+    json_stop stop_;
     state state_ = state::done;
     bool end_at_close_ = true;
     bool keyed_ = false;

@@ -17,16 +17,16 @@ namespace toolstream::detail {
 /// tool_call streams it raw as content and argument fragments; a file or shell tool decodes it
 /// (json_file_arguments); a call whose shape waits is read as a tool_call up to its first member
 /// (json_first_member), which settles it. Any other first byte ends the arguments at once: the
-/// call has none and ENDs `invalid_arguments`. So does the first byte of the call's closing
-/// marker outside a string, when no JSON could hold it there (`<`, a backtick): the model closed
-/// the call without closing its JSON, and the calls after it are read, as vLLM reads them.
+/// call has none and ENDs `invalid_arguments`. So does the `stop` marker outside a string
+/// (json_stop): the model closed the call without closing its JSON, and the calls after it are
+/// read, as vLLM reads them.
 class json_object_reader {
 public:
-    /// `call_close`: the call's closing marker, if it has one.
-    void begin(const call_frame& call, std::string_view call_close = {})
+    /// `stop`: the marker that follows the call, if any.
+    void begin(const call_frame& call, json_stop stop = {})
     {
         extent_.reset();
-        stop_ = !call_close.empty() && json_extent::can_stop_at(call_close.front()) ? call_close.front() : 0;
+        stop_ = stop;
         started_ = done_ = false;
         failure_.clear();
         first_member_.reset();
@@ -55,32 +55,22 @@ public:
             }
             started_ = true;
         }
-        const std::string_view w = ctx.view();
-        const std::size_t end = extent_.scan(w, stop_);
+        const std::size_t end = extent_.scan(ctx.view(), stop_);
         done_ = extent_.closed() || extent_.stopped();
         if (extent_.stopped())
             failure_ = "the call closed inside its JSON arguments";
-        std::string_view bytes = w.substr(0, end);
-        // A shape that waits: a tool_call's bytes up to the one that shows the first member, in
-        // pieces the frame holds (json_call_block::probe); a file tool reads from their start.
-        while (!bytes.empty() && ctx.call.shape_pending()) {
-            const std::size_t room = std::max<std::size_t>(ctx.call.hold_room(), 1);
-            const std::size_t read = first_member_.feed(bytes.substr(0, std::min(bytes.size(), room)));
-            ctx.call.add(byte_role::argument_text, bytes.substr(0, read), ctx.out);
-            bytes.remove_prefix(read);
-            if (first_member_.known() && ctx.call.shape_pending() && ctx.call.member(first_member_.key(), ctx.out)) {
-                file_ = true;
-                file_arguments_.begin(ctx.call.type());
-                file_arguments_.write(first_member_.json(), ctx.call, ctx.out);
-            }
-        }
-        if (file_) {
-            file_arguments_.read(bytes, ctx.call, ctx.out, [](std::string_view raw) { return raw; });
-        } else {
-            ctx.call.add(byte_role::argument_text, bytes, ctx.out);
-        }
-        ctx.consume(end);
-        return true;
+        read(end, ctx);
+        return end > 0 || done_;
+    }
+
+    /// End of stream inside the object: a prefix of the stop held at the end is the arguments'.
+    /// False: they are not complete.
+    template<class W>
+    bool finalize(block_context<W>& ctx)
+    {
+        if (started_ && !done_)
+            read(ctx.view().size(), ctx);
+        return false;
     }
 
     /// ENDs the call: `complete` unless its arguments could not be read.
@@ -96,11 +86,36 @@ public:
     void reset() noexcept { file_arguments_.reset(); }
 
 private:
+    // The next `n` bytes are the arguments'.
+    template<class W>
+    void read(std::size_t n, block_context<W>& ctx)
+    {
+        std::string_view bytes = ctx.view().substr(0, n);
+        // A shape that waits: a tool_call's bytes up to the one that shows the first member, in
+        // pieces the frame holds (json_call_block::probe); a file tool reads from their start.
+        while (!bytes.empty() && ctx.call.shape_pending()) {
+            const std::size_t room = std::max<std::size_t>(ctx.call.hold_room(), 1);
+            const std::size_t read = first_member_.feed(bytes.substr(0, std::min(bytes.size(), room)));
+            ctx.call.add(byte_role::argument_text, bytes.substr(0, read), ctx.out);
+            bytes.remove_prefix(read);
+            if (first_member_.known() && ctx.call.shape_pending() && ctx.call.member(first_member_.key(), ctx.out)) {
+                file_ = true;
+                file_arguments_.begin(ctx.call.type());
+                file_arguments_.write(first_member_.json(), ctx.call, ctx.out);
+            }
+        }
+        if (file_)
+            file_arguments_.read(bytes, ctx.call, ctx.out, [](std::string_view raw) { return raw; });
+        else
+            ctx.call.add(byte_role::argument_text, bytes, ctx.out);
+        ctx.consume(n);
+    }
+
     json_file_arguments file_arguments_;
     json_first_member first_member_;
     std::string failure_;
     json_extent extent_;
-    char stop_ = 0;
+    json_stop stop_;
     bool started_ = false;
     bool done_ = false;
     bool file_ = false;

@@ -42,9 +42,9 @@ namespace toolstream::detail {
 ///   the closing marker;
 /// - a header's name picks the segment (a file tool streams its decoded body); a `json_call`
 ///   object's name does so when it comes before the arguments;
-/// - ENDs after `call_close` (whitespace before it is syntax), or where the arguments end when
-///   the format has no `call_close`. A stream that ends after complete arguments but before
-///   `call_close` (a stop sequence stripped it) ENDs the call `complete`.
+/// - ENDs after `call_close` (blanks before it are syntax), or where the arguments end without
+///   one: `complete` when they are, also if the stream ends before `call_close` (a stop sequence
+///   took it); JSON left unclosed ENDs `invalid_arguments` at the marker after it (json_stop).
 template<class T>
 class marker_calls {
     static_assert(marker_traits_checked<T>());
@@ -70,8 +70,7 @@ public:
     {
         if constexpr (kind == text_arguments::key_value)
             return key_value_.held_bytes();
-        else
-            return 0;
+        return 0;
     }
 
     opening_verdict open(std::size_t i, std::string_view v)
@@ -257,13 +256,14 @@ private:
     void begin_call(block_context<W>& ctx)
     {
         phase_ = phase::arguments;
+        const json_stop stop(close_.empty() ? call_open : close_);   // the marker after the call
         if constexpr (kind == text_arguments::json_call) {
-            calls_.begin(call_list, close_.empty(), T::call_keyed_by_name, T::call_name_key, T::call_needs_arguments);
+            calls_.begin(call_list, stop, close_.empty(), T::call_keyed_by_name, T::call_name_key, T::call_needs_arguments);
             return;
         }
         ctx.call.begin_tool(header_->name, {}, header_->id, ctx.out);
         if constexpr (kind == text_arguments::json_object)
-            object_.begin(ctx.call, close_);
+            object_.begin(ctx.call, stop);
         else if constexpr (kind == text_arguments::key_value)
             key_value_.begin(ctx.call, header_->name, schemas_.get(), cap_);
     }
@@ -298,7 +298,7 @@ private:
         if constexpr (kind == text_arguments::key_value)
             return key_value_.finalize(ctx);
         else
-            return false;
+            return kind == text_arguments::json_call ? calls_.finalize(ctx) : object_.finalize(ctx);
     }
 
     template<class W>
