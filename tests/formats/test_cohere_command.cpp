@@ -111,6 +111,17 @@ TEST_CASE("cohere_command: cut off, generated inputs", "[formats][cohere_command
     }
 }
 
+TEMPLATE_TEST_CASE("cohere_command: an element left unclosed ends at <|END_ACTION|>", "[formats][cohere_command][peers]",
+                   cohere_command3, cohere_command4)
+{
+    // Derived from vLLM tests/tool_parsers/test_kimi_k2_tool_parser.py::test_extract_tool_calls_invalid_json
+    // (vLLM extracts the call after one whose JSON a marker cut): `<|END_ACTION|>` outside a string
+    // ends the element, its call ENDs invalid_arguments, and the next action is read.
+    const auto r = run<TestType>(R"(<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "f", "parameters": {"a": 1}<|END_ACTION|>)"
+                                 R"(<|START_ACTION|>[{"tool_call_id": "1", "tool_name": "g", "parameters": {}}]<|END_ACTION|>)");
+    CHECK(calls(r) == "seg_1 f {} invalid_arguments\nseg_2 g {}\n");
+}
+
 TEST_CASE("cohere_command: reasoning parsers of the same names", "[formats][cohere_command][reasoning]")
 {
     using cmd3 = reasoning_policy<cohere_command3>;

@@ -68,6 +68,15 @@ TEST_CASE("gigachat3: write_file streams its decoded body live", "[formats][giga
     CHECK(h.invocations()[0].arguments == boost::json::parse(R"({"path":"a.md","content":"# Title\n<|function_call|> is data"})"));
 }
 
+TEST_CASE("gigachat3: a call left unclosed ends at the next opener", "[formats][gigachat3][peers]")
+{
+    // Derived from vLLM tests/tool_parsers/test_kimi_k2_tool_parser.py::test_extract_tool_calls_invalid_json
+    // (vLLM's gigachat3 reads one call per output). With no closing marker, the next opener
+    // outside a string ends the object: the call ENDs invalid_arguments and the next call is read.
+    const auto r = run("<|function_call|>{\"name\": \"a\", \"arguments\": {\"x\": 1<|function_call|>{\"name\": \"b\", \"arguments\": {}}");
+    CHECK(calls(r) == "seg_1 a {} invalid_arguments\nseg_2 b {}\n");
+}
+
 TEST_CASE("gigachat3: cut off, invalid JSON, generated inputs", "[formats][gigachat3][finalize]")
 {
     CHECK(calls(run("<|function_call|>{\"name\": \"f\", \"arguments\": {\"a\": \"x")) == "seg_1 f {} incomplete\n");

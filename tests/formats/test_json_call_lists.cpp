@@ -147,6 +147,24 @@ TEMPLATE_TEST_CASE("json call lists: end of stream, not a call", "[formats][gran
     }
 }
 
+TEMPLATE_TEST_CASE("json call lists: an element left unclosed ends at the marker after the array",
+                   "[formats][granite][hunyuan_a13b][jamba][phi4_mini_json][xlam][peers]", granite, hunyuan_a13b, jamba,
+                   phi4_mini_json, xlam)
+{
+    // Derived from vLLM tests/tool_parsers/test_kimi_k2_tool_parser.py::test_extract_tool_calls_invalid_json
+    // (vLLM extracts the call after one whose JSON a marker cut). The closing marker, or the next
+    // opening where the format has none, ends the element outside a string: its call ENDs
+    // invalid_arguments and the next block is read.
+    using F = format<TestType>;
+    const auto r = F::run(F::block({{"a", R"({"x": 1})"}}, false) + std::string(F::closer) + F::block({{"b", "{}"}}));
+    CHECK(calls(r) == "seg_1 a {} invalid_arguments\nseg_2 b {}\n");
+    // Within one array nothing tells where the element should have closed: it takes the next
+    // element, up to the bracket that closes it.
+    const auto one = F::run(std::string(F::opener) + R"([{"name": "a", "arguments": {"x": 1}, {"name": "b", "arguments": {}}])"
+                            + std::string(F::closer));
+    CHECK(calls(one) == "seg_1 a {} invalid_arguments\n");
+}
+
 TEMPLATE_TEST_CASE("json call lists: generated inputs at every chunking", "[formats][granite][hunyuan_a13b][jamba][phi4_mini_json][xlam][generated]",
                    granite, hunyuan_a13b, jamba, phi4_mini_json, xlam)
 {
@@ -244,6 +262,23 @@ TEST_CASE("minimax: <tool_calls> then one call object per line", "[formats][mini
     CHECK(segments(test::run_checked<minimax>("<tool_calls>[]")) == "text \"<tool_calls>[]\"\n");
 }
 
+TEST_CASE("minimax and granite-20b-fc: a call left unclosed ends at the next marker", "[formats][minimax][granite_20b_fc][peers]")
+{
+    // Derived from vLLM tests/tool_parsers/test_kimi_k2_tool_parser.py::test_extract_tool_calls_invalid_json:
+    // granite-20b-fc has no closing marker, so the next `<function_call>` ends the object.
+    const auto g = test::run_checked<granite_20b_fc>(
+        "<function_call> {\"name\": \"a\", \"arguments\": {\"x\": 1 <function_call> {\"name\": \"b\", \"arguments\": {}}");
+    CHECK(calls(g) == "seg_1 a {} invalid_arguments\nseg_2 b {}\n");
+    // vLLM tests/tool_parsers/test_minimax_tool_parser.py::test_extract_tool_calls_invalid_json skips a
+    // line that does not parse and reads the next. An object left unclosed takes the lines after it
+    // up to `</tool_calls>` (an object may span lines here), ENDs invalid_arguments, and the next
+    // block is read.
+    const auto m = test::run_checked<minimax>(
+        "<tool_calls>\n{\"name\": \"a\", \"arguments\": {\"city\": \"Seattle\"}\n{\"name\": \"b\", \"arguments\": {}}\n</tool_calls>"
+        "<tool_calls>\n{\"name\": \"c\", \"arguments\": {}}\n</tool_calls>");
+    CHECK(calls(m) == "seg_1 a {} invalid_arguments\nseg_2 c {}\n");
+}
+
 TEST_CASE("minimax and granite-20b-fc: generated inputs at every chunking", "[formats][minimax][granite_20b_fc][generated]")
 {
     constexpr std::string_view pieces[] = {
@@ -293,6 +328,18 @@ TEST_CASE("apertus: end of stream, not a call", "[formats][apertus][finalize]")
         INFO(input);
         CHECK(segments(test::run_checked<apertus>(input)) == "text " + boost::json::serialize(boost::json::string(input)) + "\n");
     }
+}
+
+TEST_CASE("apertus: an element left unclosed ends at <|tools_suffix|>", "[formats][apertus][peers]")
+{
+    // vLLM tests/tool_parsers/test_apertus_tool_parser.py::test_incomplete_tool_call (cut there, and
+    // vLLM reads the arguments from the partial JSON), with <|tools_suffix|> and a next block
+    // written: the suffix outside a string ends the element, its call ENDs invalid_arguments (its
+    // bytes kept), and the next block is read.
+    const auto r = test::run_checked<apertus>(R"(<|tools_prefix|>[{"get_weather": {"location": "London"}<|tools_suffix|>)"
+                                              R"(<|tools_prefix|>[{"get_time": {}}]<|tools_suffix|>)");
+    CHECK(calls(r) == "seg_1 get_weather {} invalid_arguments\nseg_2 get_time {}\n");
+    CHECK(r.invocations[0].arguments_raw == R"({"location": "London"})");
 }
 
 TEST_CASE("apertus: generated inputs at every chunking", "[formats][apertus][generated]")
