@@ -80,6 +80,19 @@ TEST_CASE("llama3_json: end of stream and bad calls", "[formats][llama3_json][fi
                               " incomplete\n");
 }
 
+TEST_CASE("llama3_json: a call left unclosed ends at the next ;", "[formats][llama3_json][peers]")
+{
+    // vLLM tests/tool_parsers/test_llama3_json_tool_parser.py::test_extract_tool_calls_multiple_json,
+    // its first object's closing braces missing: vLLM's parser returns the whole output as content
+    // when an object at a `{` does not decode. Here `;` outside a string ends the open object:
+    // that call ENDs invalid_arguments (flag, don't drop), and the two after it are read.
+    const auto r = test::run_checked<llama3_json>(
+        R"({"name": "searchTool", "parameters": {"query": "test1"; )"
+        R"({"name": "getOpenIncidentsTool", "parameters": {}}; {"name": "searchTool", "parameters": {"query": "test2"}})");
+    CHECK(calls(r) == "seg_1 searchTool {} invalid_arguments\nseg_2 getOpenIncidentsTool {}\n"
+                      "seg_3 searchTool {\"query\":\"test2\"}\n");
+}
+
 TEST_CASE("llama3_json: a 1 MiB write_file body streams with a bounded hold", "[formats][llama3_json][large]")
 {
     std::string body;

@@ -18,7 +18,9 @@ namespace toolstream::detail {
 /// The blocks of llama3_json: calls that open at `<|python_tag|>` or at any `{`, each followed
 /// by a JSON object that names a call in its first keys (`{"name": "…", "parameters":` or
 /// `"arguments":`, blanks ignored, within the hold cap). After a call, blanks `;` blanks and
-/// another such object continue the block; anything else ends it and is text.
+/// another such object continue the block; anything else ends it and is text. A `;` outside a
+/// string ends an object the model left unclosed (json_stop): its call ENDs `invalid_arguments`
+/// and the call after the `;` is read.
 class llama3_json_reader {
 public:
     /// File bodies are decoded out of JSON strings.
@@ -54,7 +56,7 @@ public:
     void begin(block_context<W>&)
     {
         phase_ = phase::call;
-        json_.begin(json_call_layout::single);
+        json_.begin(json_call_layout::single, json_stop(separator));
     }
 
     template<class W>
@@ -84,7 +86,7 @@ public:
         }
         ctx.take(i, byte_role::markup);
         phase_ = phase::call;
-        json_.begin(json_call_layout::single);
+        json_.begin(json_call_layout::single, json_stop(separator));
         return true;
     }
 
@@ -103,6 +105,7 @@ public:
 private:
     enum class phase { call, separator, done };
     static constexpr std::size_t brace = 1;
+    static constexpr std::string_view separator = ";";
     static constexpr std::array<std::string_view, 2> openers_{"<|python_tag|>", "{"};
 
     // Whether w[i..] opens one call object (`{"name": "…", "parameters":` or `"arguments":`):
