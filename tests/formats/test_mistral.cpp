@@ -84,6 +84,24 @@ TEST_CASE("mistral: end of stream and bad arguments", "[formats][mistral][finali
     CHECK(calls(test::run_checked<mistral_calls>("[TOOL_CALLS]f[ARGS] 42 tail")) == "seg_1 f {} invalid_arguments\n");
 }
 
+TEST_CASE("mistral: a call left unclosed ends at the next [TOOL_CALLS]", "[formats][mistral][peers]")
+{
+    // vLLM tests/tool_parsers/test_mistral_tool_parser.py::test_extract_tool_calls[multiple_tool_calls],
+    // add's closing brace missing: vLLM splits the output at each [TOOL_CALLS], so multiply is read
+    // (and add's raw text passed on as its arguments). Here [TOOL_CALLS] outside a string ends the
+    // object: add ENDs invalid_arguments, multiply is complete.
+    const auto r = test::run_checked<mistral_calls>(R"([TOOL_CALLS]add{"a": 3.5, "b": [4][TOOL_CALLS]multiply{"a": 3, "b": 6})");
+    CHECK(calls(r) == "seg_1 add {} invalid_arguments\nseg_2 multiply {\"a\":3,\"b\":6}\n");
+    CHECK(r.invocations[0].arguments_raw == R"({"a": 3.5, "b": [4])");
+    // The pre-v11 list alike.
+    CHECK(calls(test::run_checked<mistral_calls>(R"([TOOL_CALLS][{"name": "add", "arguments": {"a": 1}[TOOL_CALLS][{"name": "f", "arguments": {}}])"))
+          == "seg_1 add {} invalid_arguments\nseg_2 f {}\n");
+    // `[` is JSON, so only the whole marker ends the object; a prefix of it cut by the end of the
+    // stream is the arguments'.
+    const auto cut = test::run_checked<mistral_calls>(R"([TOOL_CALLS]f{"a": [[1], [TOOL_CA)");
+    CHECK(segments(cut) == R"(tool_call {"tool_name":"f"} "{\"a\": [[1], [TOOL_CA" incomplete)" "\n");
+}
+
 TEST_CASE("mistral: a 1 MiB write_file body streams with a bounded hold", "[formats][mistral][large]")
 {
     std::string body;

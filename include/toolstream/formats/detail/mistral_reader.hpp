@@ -20,6 +20,8 @@ namespace toolstream::detail {
 /// is an object (a call list, read by json_call_block) or a call header `NAME[CALL_ID]ID[ARGS]`
 /// then one JSON object. A header is read within the hold cap; a name holds only `[A-Za-z0-9_.:-]`,
 /// so prose after `[TOOL_CALLS]` is told from a call at its first other byte and stays text.
+/// A `[TOOL_CALLS]` outside a string ends JSON the model left unclosed (json_stop, its prefix
+/// held at most 11 bytes): the call ENDs `invalid_arguments` and the next call is read.
 class mistral_reader {
 public:
     /// File bodies are decoded out of JSON strings.
@@ -79,11 +81,11 @@ public:
     void begin(block_context<W>& ctx)
     {
         if (list_) {
-            list_block_.begin(json_call_layout::array);
+            list_block_.begin(json_call_layout::array, json_stop(opener));
             return;
         }
         ctx.call.begin_tool(name_, {}, id_, ctx.out);
-        object_.begin(ctx.call);
+        object_.begin(ctx.call, json_stop(opener));
     }
 
     template<class W>
@@ -97,9 +99,14 @@ public:
         return progressed;
     }
 
+    /// A prefix of `[TOOL_CALLS]` held at the end is the JSON's.
     template<class W>
-    void finalize(block_context<W>&)
+    void finalize(block_context<W>& ctx)
     {
+        if (list_)
+            list_block_.finalize(ctx);
+        else
+            object_.finalize(ctx);
     }
 
     void reset() noexcept
