@@ -32,4 +32,17 @@ TEST_CASE("openai: a recipient in the role header is a call (vLLM, llama.cpp)", 
     CHECK(segments(test::run_checked<harmony>("Say to=x")) == "text \"Say to=x\"\n");
 }
 
+TEST_CASE("openai: a call message left unclosed ends at <|call|>; the next message is read", "[formats][openai][peers]")
+{
+    // Derived from vLLM tests/tool_parsers/test_openai_tool_parser.py::test_extract_tool_calls_multiple_tools:
+    // vLLM reads each message to its end token whatever its content (`foo` is still a call) and
+    // the messages after it. Here `<|call|>` outside a string ends the JSON: the call ENDs
+    // invalid_arguments with the bytes it had, and the next message's call is read.
+    const auto r = test::run_checked<harmony>(
+        "<|channel|>commentary to=functions.get_current_weather <|constrain|>json<|message|>{\"location\": \"Tokyo\"<|call|>"
+        "<|start|>assistant<|channel|>commentary to=functions.get_user_location <|constrain|>json<|message|>{\"location\": \"Tokyo\"}<|call|>");
+    CHECK(calls(r) == "seg_1 get_current_weather {} invalid_arguments\nseg_2 get_user_location {\"location\":\"Tokyo\"}\n");
+    CHECK(r.invocations[0].arguments_raw == R"({"location": "Tokyo")");
+}
+
 } // namespace test_harmony_peers

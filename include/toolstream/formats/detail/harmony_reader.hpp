@@ -19,8 +19,10 @@ namespace toolstream::detail {
 /// The blocks of harmony: a message header, from `<|start|>` or `<|channel|>` to `<|message|>`
 /// (read within the hold cap), or a lone end token (`<|end|>`, `<|return|>`, `<|call|>`), all
 /// markup. The header's recipient (`to=NAME`) makes the message a call, whose content is one JSON
-/// object; the analysis channel makes it reasoning, up to the next special token; any other
-/// message's content is text, read by the driver.
+/// object, ended by `<|call|>` (any special token) outside a string if the model left it
+/// unclosed (json_stop: the call ENDs `invalid_arguments`); the analysis channel makes it
+/// reasoning, up to the next special token; any other message's content is text, read by the
+/// driver.
 class harmony_reader {
 public:
     /// File bodies are decoded out of JSON strings.
@@ -70,7 +72,7 @@ public:
         if (phase_ != phase::call)
             return;
         ctx.call.begin_tool(tool_, {}, {}, ctx.out);
-        object_.begin(ctx.call);
+        object_.begin(ctx.call, json_stop(call));
     }
 
     template<class W>
@@ -118,11 +120,12 @@ private:
     enum class phase { call, reasoning, done };
     static constexpr std::string_view message = "<|message|>";
     static constexpr std::string_view end = "<|end|>";
+    static constexpr std::string_view call = "<|call|>";
     static constexpr std::size_t channel = 1;
     static constexpr std::size_t role_recipient = 5;
     // `to=` opens a header only at the stream's start: the completion began after the prompt's
     // `<|start|>assistant`, inside the role part (` to=functions.NAME<|channel|>commentary …`).
-    static constexpr std::array<std::string_view, 6> openers_{"<|start|>", "<|channel|>", end, "<|return|>", "<|call|>", "to="};
+    static constexpr std::array<std::string_view, 6> openers_{"<|start|>", "<|channel|>", end, "<|return|>", call, "to="};
 
 
     // The word at the start of `s` (after blanks), up to a blank or a token.
