@@ -242,7 +242,7 @@ TEST_CASE("gateway: --parser auto reads each upstream's format, and the access l
         }
         const auto lines = access_log(log_path);
         REQUIRE(lines.size() == 1);
-        CHECK(lines[0].at("format") == format);   // a mismatch prints the format logged
+        CHECK(std::string(lines[0].at("format").as_string()) == format);   // a mismatch prints the format logged
         std::remove(log_path.c_str());
     }
 }

@@ -30,7 +30,7 @@ inline test::policy_run run(std::string_view input, xml_options options = {})
 }
 
 // One line per invocation: name, arguments, status when not complete.
-inline std::string calls(const test::policy_run& r)
+inline std::string call_lines(const test::policy_run& r)
 {
     std::string out;
     for (const auto& inv : r.invocations) {
