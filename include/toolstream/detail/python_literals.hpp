@@ -3,6 +3,8 @@
 // that the pythonic formats' reader and raw_parameters' schema typing share it.
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -33,6 +35,14 @@ concept python_source = requires(S& s, std::size_t n, std::string_view t) {
     s.take(n);
     s.decoded(t);
 };
+
+/// Takes the blanks at the front of `src` and returns what is left unread.
+template<python_source Source>
+std::string_view skip_to_token(Source& src)
+{
+    src.take(skip_blanks(src.view(), 0));
+    return src.view();
+}
 
 /// Whether `p` prefixes a string literal (`r`, `u`, `f`, `b` and their pairs, any case).
 inline bool python_string_prefix(std::string_view p) noexcept

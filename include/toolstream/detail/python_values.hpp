@@ -121,8 +121,7 @@ private:
     template<python_source Source>
     act token(Source& src)
     {
-        src.take(skip_blanks(src.view(), 0));
-        const std::string_view v = src.view();
+        const std::string_view v = skip_to_token(src);
         if (v.empty())
             return act::more;
         const char c = v[0];
@@ -347,8 +346,7 @@ private:
     template<python_source Source>
     act after_string(Source& src)
     {
-        src.take(skip_blanks(src.view(), 0));
-        const std::string_view v = src.view();
+        const std::string_view v = skip_to_token(src);
         std::size_t n = 0;
         while (n < v.size() && n < 3 && python_name_start(v[n]))
             ++n;
@@ -367,8 +365,7 @@ private:
     template<python_source Source>
     act body_close(Source& src)
     {
-        src.take(skip_blanks(src.view(), 0));
-        const std::string_view v = src.view();
+        const std::string_view v = skip_to_token(src);
         if (v.empty())
             return act::more;
         if (v[0] != ')')
