@@ -146,6 +146,28 @@ TEST_CASE("auto: behind a reasoning parser, a call of whichever format ends a re
     }
 }
 
+TEST_CASE("auto: no minimax call opens inside <think>, where minimax opens none; other formats' do", "[formats][auto]")
+{
+    // minimax's rule (vllm tests/tool_parsers/test_minimax_tool_parser.py::
+    // test_extract_tool_calls_with_thinking_tags): its calls inside a think block are text. auto
+    // keeps it: a minimax call there makes the rest of the block text (not hy_v3's `<tool_calls>`
+    // nor llama3_json's object), and the call after the block is minimax's.
+    const std::string minimax_call = "<tool_calls>\n{\"name\": \"get_time\", \"arguments\": {\"tz\": \"UTC\"}}\n</tool_calls>";
+    const std::string inside = "<think>" + minimax_call + "</think>";
+    const auto thought = read_auto(inside);
+    CHECK(thought.format.empty());
+    CHECK(thought.run.invocations.empty());
+    CHECK(test::content_of_type(thought.run.events, segment_type::text) == inside);
+    const auto after = read_auto(inside + "\n" + minimax_call);
+    CHECK(after.format == "minimax");
+    CHECK(calls(after.run) == "seg_2 get_time {\"tz\":\"UTC\"}\n");
+    CHECK(test::content_of_type(after.run.events, segment_type::text) == inside + "\n");
+    // hermes reads a call inside a think block when no reasoning parser is named; so does auto.
+    const auto hermes = read_auto("<think><tool_call>\n{\"name\": \"get_time\", \"arguments\": {}}\n</tool_call></think>");
+    CHECK(hermes.format == "hermes");
+    CHECK(calls(hermes.run) == "seg_2 get_time {}\n");
+}
+
 TEST_CASE("auto: make_policy and the registry know it; the choice is the stream's", "[formats][auto]")
 {
     auto made = make_policy("auto");

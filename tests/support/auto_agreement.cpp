@@ -60,10 +60,6 @@ void check_auto_agrees(std::string_view name, const std::function<runtime_policy
         REQUIRE(got.events == whole.events);
         REQUIRE(got.invocations == whole.invocations);
     }
-    // minimax leaves a <think> block, calls included, as text (vLLM's rule); auto cannot tell a
-    // minimax think block from another model's and reads the calls (docs/auto.md).
-    if (name == "minimax" && input.find("<think>") != std::string_view::npos)
-        return;
     const auto expected = run(named, {input});
     // Another format read this input first: auto must then be exactly that format (which may
     // read it otherwise than `name` does; docs/auto.md lists those formats).

@@ -47,8 +47,10 @@ struct auto_options {
 ///   counts as one whose call ended complete; else the first that read a broken block of its
 ///   own (a broken call is flagged as its format flags it); else the first whose markup (a block
 ///   with no call, a marker) ended cleanly. If no format reads the marker, it is text and the
-///   search goes on past its first byte. What is chosen depends only on the bytes, never on
-///   how they were fed;
+///   search goes on past its first byte. Inside a format's text block (minimax's `<think>`),
+///   where that format opens no call, a call it reads marks the block as that format's: the
+///   rest of the block is text, as the format leaves it. What is chosen depends only on the
+///   bytes, never on how they were fed;
 /// - once chosen, the held bytes go to a fresh policy of that format (told whether text went out
 ///   before), which reads the rest of the stream: the output is the format's own, and so is the
 ///   cost. The choice is final (format()).
@@ -102,6 +104,11 @@ private:
     static constexpr std::size_t format_count = sizeof...(Formats);
     using trials_type = std::tuple<std::optional<detail::format_trial<Formats>>...>;
 
+    // The first of openers() in `text`, or the prefix of one that ends it.
+    static detail::marker_match find_opener(std::string_view text);
+    // The same over openers() and the closes of the formats' text blocks.
+    static detail::marker_match find_stop(std::string_view text);
+
     // The bytes from a marker the trials read at most.
     std::size_t decision_window() const noexcept { return std::max<std::size_t>(options_.max_held, 4096); }
 
@@ -113,6 +120,9 @@ private:
     void search(Writer& out, bool at_end);
     template<class Writer>
     void emit_text(std::string_view text, Writer& out);
+    void track_text_blocks();
+    template<class Writer>
+    bool skip_text_block(Writer& out);
     void start_trials();
     void feed_trials();
     std::size_t decide(bool final);
@@ -129,6 +139,9 @@ private:
     bool text_before_ = false;                  // non-blank text went out before the choice
     std::size_t fed_ = 0;                       // bytes of buf_ the trials have read
     std::array<bool, format_count> trying_{};   // formats with a trial at the held marker
+    // Formats inside a text block of theirs (`<think>` for minimax), where they open no call.
+    std::array<bool, format_count> in_text_block_{};
+    std::size_t skipping_ = none;   // the format whose text block is text to its close
     std::unique_ptr<trials_type> trials_;       // made at the first marker
 };
 

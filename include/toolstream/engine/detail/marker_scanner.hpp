@@ -156,11 +156,13 @@ inline bool try_at(std::string_view text, std::size_t p, std::span<const std::st
     return false;
 }
 
-/// find_marker for markers starting with more than four distinct bytes: a first-byte table.
-inline marker_match find_by_table(std::string_view text, std::span<const std::string_view> markers,
-                                  bool ignore_case) noexcept
+/// Which bytes start one of a set of markers.
+using first_byte_table = std::array<bool, 256>;
+
+/// The bytes that start one of `markers` (both cases of a letter when `ignore_case`).
+inline first_byte_table first_bytes(std::span<const std::string_view> markers, bool ignore_case) noexcept
 {
-    std::array<bool, 256> first{};
+    first_byte_table first{};
     for (auto m : markers) {
         if (m.empty())
             continue;
@@ -172,11 +174,25 @@ inline marker_match find_by_table(std::string_view text, std::span<const std::st
                 first[c - 'a' + 'A'] = true;
         }
     }
+    return first;
+}
+
+/// find_marker with the table first_bytes made of `markers`, for a set searched often.
+inline marker_match find_by_table(std::string_view text, std::span<const std::string_view> markers,
+                                  const first_byte_table& first, bool ignore_case) noexcept
+{
     marker_match out{text.size(), marker_match::npos, false};
     for (std::size_t p = 0; p < text.size(); ++p)
         if (first[static_cast<unsigned char>(text[p])] && try_at(text, p, markers, ignore_case, out))
             break;
     return out;
+}
+
+/// find_marker for markers starting with more than four distinct bytes: a first-byte table.
+inline marker_match find_by_table(std::string_view text, std::span<const std::string_view> markers,
+                                  bool ignore_case) noexcept
+{
+    return find_by_table(text, markers, first_bytes(markers, ignore_case), ignore_case);
 }
 
 } // namespace scan

@@ -59,6 +59,20 @@ bool may_open_at(std::string_view v)
     return false;
 }
 
+// A format with a block in which no call of its own opens (text_block_reader's formats).
+template<class P>
+concept has_text_block = requires {
+    { P::traits_type::text_block.open } -> std::convertible_to<std::string_view>;
+    { P::traits_type::text_block.close } -> std::convertible_to<std::string_view>;
+};
+
+// Whether `v` starts with `marker`, as format P compares markers.
+template<class P>
+bool starts_with_marker(std::string_view v, std::string_view marker)
+{
+    return scan::common_prefix(v, marker, P::traits_type::ignore_case) == marker.size();
+}
+
 // What find_opening (format_openings.hpp) needs of format policy P to judge its openers,
 // without a policy: its reader, its markers and options.
 template<class P>
@@ -87,6 +101,29 @@ std::span<const std::string_view> auto_policy<Formats...>::openers()
         return v;
     }();
     return all;
+}
+
+template<class... Formats>
+detail::marker_match auto_policy<Formats...>::find_opener(std::string_view text)
+{
+    static const detail::scan::first_byte_table first = detail::scan::first_bytes(openers(), true);
+    return detail::scan::find_by_table(text, openers(), first, true);
+}
+
+template<class... Formats>
+detail::marker_match auto_policy<Formats...>::find_stop(std::string_view text)
+{
+    static const std::vector<std::string_view> stops = [] {
+        std::vector<std::string_view> v(openers().begin(), openers().end());
+        const auto add = [&v]<class P>(std::type_identity<P>) {
+            if constexpr (detail::has_text_block<P>)
+                v.push_back(P::traits_type::text_block.close);
+        };
+        (add(std::type_identity<Formats>{}), ...);
+        return v;
+    }();
+    static const detail::scan::first_byte_table first = detail::scan::first_bytes(stops, true);
+    return detail::scan::find_by_table(text, stops, first, true);
 }
 
 template<class... Formats>
@@ -141,6 +178,8 @@ void auto_policy<Formats...>::reset()
     deciding_ = false;
     text_before_ = false;
     fed_ = 0;
+    in_text_block_ = {};
+    skipping_ = none;
 }
 
 template<class... Formats>
@@ -198,7 +237,7 @@ detail::format_opening auto_policy<Formats...>::find_opening(std::string_view v,
             },
             chosen_);
     for (std::size_t from = 0; from < limit;) {
-        const auto m = detail::scan::find_by_table(v.substr(from), openers(), true);
+        const auto m = find_opener(v.substr(from));
         const std::size_t at = from + m.position;
         if (at >= limit)
             break;
@@ -231,12 +270,15 @@ template<class Writer>
 void auto_policy<Formats...>::search(Writer& out, bool at_end)
 {
     while (chosen_.index() == 0 && !buf_.empty()) {
+        if (skipping_ != none && !skip_text_block(out))
+            return;   // the block's close not seen yet
         if (!deciding_) {
-            const auto m = detail::scan::find_by_table(buf_.view(), openers(), true);
+            const auto m = find_stop(buf_.view());
             emit_text(buf_.view().substr(0, m.position), out);
             buf_.consume(m.position);
             if (m.marker == detail::marker_match::npos)
                 return;   // nothing, or a marker's prefix held
+            track_text_blocks();
             start_trials();
         }
         feed_trials();
@@ -261,6 +303,47 @@ void auto_policy<Formats...>::emit_text(std::string_view text, Writer& out)
         return;
     out.text(text);
     text_before_ = text_before_ || !detail::all_blank(text);
+}
+
+template<class... Formats>
+void auto_policy<Formats...>::track_text_blocks()
+{
+    const std::string_view v = buf_.view();
+    detail::for_each_index(std::index_sequence_for<Formats...>{}, [&](auto i) {
+        using P = std::variant_alternative_t<i + 1, decltype(chosen_)>;
+        if constexpr (detail::has_text_block<P>) {
+            const auto& block = P::traits_type::text_block;
+            if (in_text_block_[i])
+                in_text_block_[i] = !detail::starts_with_marker<P>(v, block.close);
+            else
+                in_text_block_[i] = detail::starts_with_marker<P>(v, block.open);
+        }
+    });
+}
+
+template<class... Formats>
+template<class Writer>
+bool auto_policy<Formats...>::skip_text_block(Writer& out)
+{
+    bool closed = false;
+    detail::for_each_index(std::index_sequence_for<Formats...>{}, [&](auto i) {
+        using P = std::variant_alternative_t<i + 1, decltype(chosen_)>;
+        if constexpr (detail::has_text_block<P>) {
+            if (i != skipping_)
+                return;
+            const std::string_view close = P::traits_type::text_block.close;
+            const auto m = detail::find_marker(buf_.view(), {close}, P::traits_type::ignore_case);
+            closed = m.marker != detail::marker_match::npos;
+            const std::size_t n = m.position + (closed ? close.size() : 0);
+            emit_text(buf_.view().substr(0, n), out);
+            buf_.consume(n);
+        }
+    });
+    if (closed) {
+        in_text_block_[skipping_] = false;
+        skipping_ = none;
+    }
+    return closed;
 }
 
 template<class... Formats>
@@ -304,6 +387,7 @@ std::size_t auto_policy<Formats...>::decide(bool final)
     std::size_t flawed = none;
     std::size_t result = none;
     bool waiting = false;
+    std::size_t in_block_call = none;
     detail::for_each_index(std::index_sequence_for<Formats...>{}, [&](auto i) {
         if (result != none || waiting || !trying_[i])
             return;
@@ -312,13 +396,23 @@ std::size_t auto_policy<Formats...>::decide(bool final)
         case detail::trial_verdict::rejected: break;
         case detail::trial_verdict::flawed: flawed = flawed == none ? i : flawed; break;
         case detail::trial_verdict::markup: markup = markup == none ? i : markup; break;
-        case detail::trial_verdict::accepted: result = i; break;
+        case detail::trial_verdict::accepted:
+            if (in_text_block_[i])
+                in_block_call = in_block_call == none ? i : in_block_call;
+            else
+                result = i;
+            break;
         }
     });
     if (result != none)
         return result;
     if (waiting)
         return undecided;
+    // A call of a format inside its text block: the block is that format's, and text to its close.
+    if (in_block_call != none) {
+        skipping_ = in_block_call;
+        return none;
+    }
     return flawed != none ? flawed : markup;
 }
 
