@@ -200,6 +200,18 @@ TEST_CASE("hunyuan_a13b: arguments written as a JSON string", "[formats][hunyuan
     CHECK(calls(r) == "seg_1 f {\"city\":\"Paris\"}\nseg_2 g {}\n");
 }
 
+TEST_CASE("hunyuan_a13b: no call opens inside <think>", "[formats][hunyuan_a13b]")
+{
+    // Derived from vllm vllm/tool_parsers/hunyuan_a13b_tool_parser.py, preprocess_model_output,
+    // which skips a <tool_calls> that stands inside a <think>…</think> block (vLLM's tests have no
+    // such case): the block stays text, and the call after it is read.
+    const std::string think = "<think>\nMaybe <tool_calls>[{\"name\": \"a\", \"arguments\": {}}]</tool_calls>\n</think>\n";
+    const auto r = test::run_checked<hunyuan_a13b>(
+        think + R"(<tool_calls>[{"name": "get_weather", "arguments": {"city": "Boston"}}]</tool_calls>)");
+    CHECK(calls(r) == "seg_2 get_weather {\"city\":\"Boston\"}\n");
+    CHECK(test::content_of_type(r.events, segment_type::text) == think);
+}
+
 TEST_CASE("phi4_mini_json: \"parameters\", and prose about functools", "[formats][phi4_mini_json]")
 {
     CHECK(calls(test::run_checked<phi4_mini_json>(R"(functools[{"name": "f", "parameters": {"q": "a]b"}}])"))
