@@ -30,7 +30,7 @@ using glm45_qwen3 = reasoning_policy<glm45, qwen3_reasoning>;
 // glm45 behind qwen3 chosen by name, as the CLI and the gateway choose it (runtime_policy's
 // chosen alternative tells the splitter where its calls open).
 struct glm45_qwen3_by_name : runtime_policy {
-    glm45_qwen3_by_name() : runtime_policy(std::move(make_policy("glm45", "qwen3").value())) {}
+    glm45_qwen3_by_name() : runtime_policy(make_policy("glm45", "qwen3").value()) {}
 };
 
 // hermes without its openers: the splitter falls back to the parser's own markers.
