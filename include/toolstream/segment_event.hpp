@@ -159,6 +159,16 @@ inline std::string to_json_string(const segment_event& e)
     return boost::json::serialize(to_json(e));
 }
 
+/// The same for a recorded event (recording_sink::events), as its view() serializes.
+inline boost::json::object to_json(const owned_segment_event& e)
+{
+    return to_json(e.view());
+}
+inline std::string to_json_string(const owned_segment_event& e)
+{
+    return to_json_string(e.view());
+}
+
 inline void tag_invoke(boost::json::value_from_tag, boost::json::value& v, const owned_segment_event& e)
 {
     v = to_json(e.view());

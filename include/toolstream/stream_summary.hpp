@@ -24,6 +24,9 @@ struct choice_summary {
     /// In order of first appearance. When the stream carries an error, calls it left
     /// unfinished are not listed (they stay in the handler's invocations as `incomplete`).
     std::vector<tool_invocation> tool_calls;
+
+    /// The calls, by the name the handler gives them (handler::invocations()).
+    const std::vector<tool_invocation>& invocations() const noexcept { return tool_calls; }
 };
 
 struct stream_summary {

@@ -61,6 +61,9 @@ TEST_CASE("owned events keep everything but the END arguments and serialize alik
     CHECK(owned.metadata == meta);
     CHECK(boost::json::value_from(owned) == boost::json::value(to_json(e)));
     CHECK(owned.arguments_text.empty());   // a complete call's are in its invocation
+    // A recorded event serializes as written, without .view().
+    CHECK(to_json(owned) == to_json(e));
+    CHECK(to_json_string(owned) == to_json_string(e));
 
     // A call that did not complete reports its arguments as read from their text (the summary's
     // rule): the owned copy keeps the text, so it serializes alike.

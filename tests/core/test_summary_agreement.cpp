@@ -68,6 +68,7 @@ TEST_CASE("summary: every policy's calls are reported with the invocation's argu
         INFO(name);
         REQUIRE(summary.choices.size() == 1);
         REQUIRE(summary.choices[0].tool_calls == invocations);
+        CHECK(&summary.choices[0].invocations() == &summary.choices[0].tool_calls);   // the handler's spelling
         CHECK(invocations.size() == (reads_text ? 2u : 1u));
         const auto json = to_json(summary, "openai_chat", "sse");
         const auto& calls = json.at("choices").at(0).at("tool_calls").as_array();
