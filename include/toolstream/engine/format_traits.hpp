@@ -58,6 +58,15 @@ struct call_header {
     std::string id;   ///< empty: the emitter's `seg_N`
 };
 
+/// The header naming `name`, by the rule the formats' headers share: none when the name is empty
+/// or holds a blank, markup (`<`, `>`) or a quote, which no tool name has.
+inline std::optional<call_header> named_call(std::string_view name)
+{
+    if (name.empty() || name.find_first_of(" \t\r\n<>\"") != std::string_view::npos)
+        return std::nullopt;
+    return call_header{std::string(name), {}};
+}
+
 namespace detail {
 template<class T>
 class marker_calls;

@@ -2,11 +2,11 @@
 // <tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n…</tool_call>
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/engine/text_format.hpp>
 
 #include <array>
 #include <optional>
-#include <string>
 #include <string_view>
 
 namespace toolstream {
@@ -41,13 +41,7 @@ struct glm45_format : marker_format {
     /// The name, without surrounding blanks; a header with blanks or markup inside names nothing.
     static std::optional<call_header> read_header(std::string_view header)
     {
-        const auto first = header.find_first_not_of(" \t\r");
-        if (first == std::string_view::npos)
-            return std::nullopt;
-        const std::string_view name = header.substr(first, header.find_last_not_of(" \t\r") - first + 1);
-        if (name.find_first_of(" \t<>") != std::string_view::npos)
-            return std::nullopt;
-        return call_header{std::string(name), {}};
+        return named_call(detail::trim_blanks(header));
     }
 };
 

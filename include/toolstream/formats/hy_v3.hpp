@@ -6,7 +6,6 @@
 #include <toolstream/engine/text_format.hpp>
 
 #include <optional>
-#include <string>
 #include <string_view>
 
 namespace toolstream {
@@ -38,10 +37,7 @@ struct hy_v3_format : marker_format {
 
     static std::optional<call_header> read_header(std::string_view header)
     {
-        const std::string_view name = detail::trim_blanks(header);
-        if (name.empty() || name.find_first_of(" \t\r\n<>") != std::string_view::npos)
-            return std::nullopt;
-        return call_header{std::string(name), {}};
+        return named_call(detail::trim_blanks(header));
     }
 };
 

@@ -6,7 +6,6 @@
 #include <toolstream/engine/text_format.hpp>
 
 #include <optional>
-#include <string>
 #include <string_view>
 
 namespace toolstream {
@@ -46,10 +45,7 @@ struct qwen3_coder_format : marker_format {
         const std::string_view opening = detail::skip_blanks(header);
         if (!opening.starts_with(function))
             return std::nullopt;
-        const std::string_view name = opening.substr(function.size());
-        if (name.empty() || name.find_first_of(" \t\r\n<") != std::string_view::npos)
-            return std::nullopt;
-        return call_header{std::string(name), {}};
+        return named_call(opening.substr(function.size()));
     }
 };
 

@@ -60,10 +60,7 @@ struct step3_format : marker_format {
         }
         if (!h.starts_with(invoke))
             return std::nullopt;
-        const std::string_view name = h.substr(invoke.size());
-        if (name.empty() || name.find_first_of(" \t\r\n<>\"") != std::string_view::npos)
-            return std::nullopt;
-        return call_header{std::string(name), {}};
+        return named_call(h.substr(invoke.size()));
     }
 
 private:
