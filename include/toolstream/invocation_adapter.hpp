@@ -18,9 +18,9 @@ namespace toolstream {
 /// and it parses nothing: the END event carries the parsed `arguments` (see segment_emitter),
 /// the joined argument text, the status and the error.
 ///
-/// The name is metadata `tool_name`, else the tool_syntax table's name for a file or shell
-/// segment; a call without one is `invalid_arguments`. A segment that ended `incomplete` stays
-/// incomplete whatever its arguments.
+/// The name is tool_name_of(e) (metadata `tool_name`, else the tool_syntax table's name for a
+/// file or shell segment); a call without one is `invalid_arguments`. A segment that ended
+/// `incomplete` stays incomplete whatever its arguments.
 class invocation_adapter {
 public:
     std::optional<tool_invocation> on_event(const segment_event& e) const
@@ -60,11 +60,7 @@ private:
         inv.id = e.segment_id;
         inv.status = to_invocation_status(e.status);
         inv.error = e.error;
-        if (e.metadata != nullptr)
-            if (auto it = e.metadata->find("tool_name"); it != e.metadata->end() && it->value().is_string())
-                inv.name = it->value().get_string();
-        if (const tool_syntax* syntax = find_tool_syntax(e.segment_kind); inv.name.empty() && syntax != nullptr)
-            inv.name = syntax->tool_name;
+        inv.name = tool_name_of(e);
         inv.free_form = is_free_form(e);
         if (inv.name.empty() && inv.status == invocation_status::complete) {
             inv.status = invocation_status::invalid_arguments;

@@ -1,6 +1,7 @@
 // The one table that maps file and shell tools to segments and back.
 #pragma once
 
+#include <toolstream/segment_event.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>
@@ -72,6 +73,16 @@ inline bool has_tool_shape(const tool_syntax& row, const boost::json::object& pa
 constexpr std::string_view leading_member(const tool_syntax& row) noexcept
 {
     return row.required_metadata.empty() ? row.content_argument : row.required_metadata;
+}
+
+/// The name of a tool segment's tool, the one lookup every output uses: metadata `tool_name`
+/// when it is a non-empty string, else a file or shell segment's table name, else empty.
+inline std::string_view tool_name_of(const segment_event& e) noexcept
+{
+    if (const auto name = metadata_string(e, "tool_name"); !name.empty())
+        return name;
+    const tool_syntax* syntax = find_tool_syntax(e.segment_kind);
+    return syntax != nullptr ? syntax->tool_name : std::string_view{};
 }
 
 } // namespace toolstream

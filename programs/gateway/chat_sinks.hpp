@@ -47,7 +47,7 @@ struct guarded_sink {
         saw_event = true;
         if (e.type == toolstream::segment_event_type::SEGMENT_END && toolstream::is_tool_segment(e.segment_kind)
             && e.status != toolstream::segment_status::complete && broken_call.empty())
-            broken_call = "the model's tool call '" + std::string(toolstream::detail::tool_name_of(e)) + "' is " +
+            broken_call = "the model's tool call '" + std::string(toolstream::tool_name_of(e)) + "' is " +
                           (e.status == toolstream::segment_status::incomplete ? "incomplete" : "broken") +
                           (e.error.empty() ? std::string() : ": " + std::string(e.error));
         inner(e);

@@ -2,6 +2,7 @@
 #include <toolstream/policies/api_tool_call.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/tool_invocation.hpp>
+#include <toolstream/tool_syntax.hpp>
 #include <toolstream/types.hpp>
 
 #include "catch_compat.hpp"
@@ -76,6 +77,23 @@ TEST_CASE("owned events keep everything but the END arguments and serialize alik
         CHECK(boost::json::value_from(cut) == boost::json::value(to_json(e)));
         CHECK(to_json(e).at("payload").at("arguments") == boost::json::parse(reported));
     }
+}
+
+TEST_CASE("a tool segment's name is its tool_name, else its table name, in every output", "[events]")
+{
+    segment_event e;
+    e.segment_kind = segment_type::write_file;
+    CHECK(tool_name_of(e) == "write_file");
+    const boost::json::object blank{{"tool_name", ""}};   // an empty name names nothing
+    e.metadata = &blank;
+    CHECK(tool_name_of(e) == "write_file");
+    const boost::json::object named{{"tool_name", "save"}};
+    e.metadata = &named;
+    CHECK(tool_name_of(e) == "save");
+    e.segment_kind = segment_type::tool_call;
+    CHECK(tool_name_of(e) == "save");
+    e.metadata = &blank;
+    CHECK(tool_name_of(e).empty());
 }
 
 TEST_CASE("core types convert to and from JSON through their descriptions", "[events]")

@@ -45,7 +45,7 @@ struct read_back {
             reasoning += e.delta;
         else if (e.type == segment_event_type::SEGMENT_START && is_tool_segment(e.segment_kind)) {
             by_id[std::string(e.segment_id)] = calls.size();
-            calls.push_back({std::string(e.segment_id), std::string(detail::tool_name_of(e)), {}});
+            calls.push_back({std::string(e.segment_id), std::string(tool_name_of(e)), {}});
         }
     }
     void operator()(const argument_fragment& f)

@@ -53,10 +53,10 @@ public:
         if (!is_tool_segment(e.segment_kind))
             return;
         if (e.type == segment_event_type::SEGMENT_START) {
-            ch.calls.push_back({std::string(e.segment_id), std::string(detail::tool_name_of(e)), {}, true});
+            ch.calls.push_back({std::string(e.segment_id), std::string(tool_name_of(e)), {}, true});
         } else if (call* c = find(ch, e.segment_id)) {   // END
             if (c->name.empty())
-                c->name = detail::tool_name_of(e);
+                c->name = tool_name_of(e);
             c->open = false;
         }
     }

@@ -68,7 +68,7 @@ public:
         if (!is_tool_segment(e.segment_kind) || e.type == segment_event_type::SEGMENT_CONTENT)
             return;
         if (e.type == segment_event_type::SEGMENT_START) {
-            open_.push_back({std::string(e.segment_id), name_of(e), {}, {}});
+            open_.push_back({std::string(e.segment_id), std::string(tool_name_of(e)), {}, {}});
             open_.back().prefix = prefix_of(open_.back());
             emit(open_.back(), {}, false);
             return;
@@ -80,7 +80,7 @@ public:
         it->carry.flush([&](std::string_view rest) { emit(*it, rest, false); });
         if (e.status == segment_status::complete) {
             if (it->name.empty()) {
-                it->name = name_of(e);
+                it->name = tool_name_of(e);
                 it->prefix = prefix_of(*it);
             }
             emit(*it, {}, true);
@@ -137,16 +137,6 @@ private:
     {
         // Few calls are open at once (parallel calls): a linear search beats hashing.
         return std::find_if(open_.begin(), open_.end(), [id](const open_call& c) { return c.id == id; });
-    }
-
-    static std::string name_of(const segment_event& e)
-    {
-        if (e.metadata != nullptr)
-            if (const auto* n = e.metadata->if_contains("tool_name"); n != nullptr && n->is_string())
-                return std::string(n->get_string());
-        if (const auto* s = find_tool_syntax(e.segment_kind))
-            return std::string(s->tool_name);
-        return {};
     }
 
     static std::string generated_id()

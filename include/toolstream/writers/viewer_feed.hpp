@@ -169,23 +169,13 @@ private:
         return std::find_if(open_.begin(), open_.end(), [id](const open_segment& s) { return s.id == id; });
     }
 
-    static std::string name_of(const segment_event& e)
-    {
-        if (e.metadata != nullptr)
-            if (const auto* n = e.metadata->if_contains("tool_name"); n != nullptr && n->is_string())
-                return std::string(n->get_string());
-        if (const auto* s = find_tool_syntax(e.segment_kind))
-            return std::string(s->tool_name);
-        return {};
-    }
-
     void start(const segment_event& e)
     {
         open_segment s;
         s.id = std::string(e.segment_id);
         s.kind = e.segment_kind;
         if (is_tool_segment(e.segment_kind))
-            s.name = name_of(e);
+            s.name = tool_name_of(e);
         if (e.segment_kind == segment_type::tool_call)
             s.preview = std::make_unique<partial_json>();
         begin("start");
@@ -247,7 +237,7 @@ private:
         } else
             s.carry.flush([&](std::string_view piece) { delta_line(s, piece); });
         if (is_tool_segment(s.kind) && s.name.empty())
-            s.name = name_of(e);
+            s.name = tool_name_of(e);
         begin("end");
         field_string("id", s.id);
         field_string("kind", boost::describe::enum_to_string(s.kind, "text"));

@@ -48,16 +48,6 @@ constexpr std::string_view openai_finish_reason(finish_kind kind) noexcept
     return "stop";
 }
 
-/// The name a tool segment's metadata gives it so far: `tool_name`, else a file or shell
-/// segment's table name, else empty.
-inline std::string_view tool_name_of(const segment_event& e)
-{
-    if (const auto name = metadata_string(e, "tool_name"); !name.empty())
-        return name;
-    const tool_syntax* syntax = find_tool_syntax(e.segment_kind);
-    return syntax != nullptr ? syntax->tool_name : std::string_view{};
-}
-
 /// `chatcmpl-` and 24 random hex digits, for a response whose provider gave no id.
 inline std::string generated_completion_id()
 {

@@ -184,7 +184,7 @@ void openai_sse_writer<Output>::start_call(const segment_event& e)
     c.announced = c.named = false;
     c.held.clear();
     c.carry = {};
-    if (const std::string_view name = detail::tool_name_of(e); !name.empty())
+    if (const std::string_view name = tool_name_of(e); !name.empty())
         announce(c, name, true);
 }
 
@@ -195,7 +195,7 @@ void openai_sse_writer<Output>::end_call(const segment_event& e)
     if (found == nullptr)
         return;
     open_call& c = *found;
-    const std::string_view name = detail::tool_name_of(e);
+    const std::string_view name = tool_name_of(e);
     if (!c.announced && !name.empty())
         announce(c, name, true);
     if (e.status == segment_status::complete && (c.announced || !name.empty()))
