@@ -77,18 +77,7 @@ private:
     template<class Visitor, class Decode>
     void recovering(Visitor& visit, error_code& ec, Decode&& decode)
     {
-        const error_code failed = detail::guard_allocation([&] {
-            decode();
-            return error_code();
-        });
-        if (!failed)
-            return;
-        lines_.drop_line();
-        (void)detail::guard_allocation([&] {   // the visitor may run short of memory too
-            detail::report_error(visit, ec, error::out_of_memory);
-            return error_code();
-        });
-        ec = error::out_of_memory;
+        detail::decode_recovering(visit, ec, decode, [this] { lines_.drop_line(); });
     }
 
     template<class Visitor>

@@ -136,22 +136,13 @@ private:
     template<class Visitor, class Decode>
     void recovering(Visitor& visit, error_code& ec, Decode&& decode)
     {
-        const error_code failed = detail::guard_allocation([&] {
-            decode();
-            return error_code();
+        detail::decode_recovering(visit, ec, decode, [this] {
+            clear_event();
+            lines_.drop_line();
+            skipping_ = mode_ == mode::sse;
+            if (mode_ == mode::raw)
+                mode_ = mode::raw_dropped;
         });
-        if (!failed)
-            return;
-        clear_event();
-        lines_.drop_line();
-        skipping_ = mode_ == mode::sse;
-        if (mode_ == mode::raw)
-            mode_ = mode::raw_dropped;
-        (void)detail::guard_allocation([&] {   // the visitor may run short of memory too
-            detail::report_error(visit, ec, error::out_of_memory);
-            return error_code();
-        });
-        ec = error::out_of_memory;
     }
 
     template<class Visitor>
