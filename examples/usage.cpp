@@ -7,8 +7,12 @@
 
 int main() {
     auto on_event = [](const toolstream::segment_event& e) {
-        if (e.type == toolstream::segment_event_type::SEGMENT_CONTENT)
-            std::cout << e.delta;   // every CONTENT: the text, and a write_file's body as it is written
+        using toolstream::segment_event_type, toolstream::segment_type;
+        if (e.type == segment_event_type::SEGMENT_START && toolstream::is_tool_segment(e.segment_kind))
+            std::cout << "\n[" << toolstream::tool_name_of(e) << "]\n";   // a call begins
+        if (e.type == segment_event_type::SEGMENT_CONTENT
+            && (e.segment_kind == segment_type::text || e.segment_kind == segment_type::write_file))
+            std::cout << e.delta;   // the answer, and a file's body as it is written
     };
     toolstream::pipeline<toolstream::openai_chat, toolstream::api_tool_call,
                          toolstream::callback_sink<decltype(on_event)>>
@@ -19,6 +23,10 @@ int main() {
     stream.finish();
 
     for (const auto& call : stream.choice(0).invocations())
-        if (call.is_complete())                       // never run a truncated call
-            std::cout << "\nrun " << call.name << " " << call.arguments << "\n";
+        if (call.is_complete()) {                     // never run a truncated call
+            std::cout << "\nrun " << call.name << " with";
+            for (const auto& argument : call.arguments)   // a boost::json::object
+                std::cout << " " << argument.key();
+            std::cout << "\n";
+        }
 }
