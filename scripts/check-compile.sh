@@ -73,5 +73,23 @@ for config in "${configs[@]}"; do
         head -25 "$log"
         status=1
     done
+    # libc++ links too, once per library: Debian's libboost_json is built with libstdc++, so the
+    # program compiles Boost.JSON itself (<boost/json/src.hpp>, as README.md says), and the usage
+    # example runs on the demo stream.
+    if [ "$lib" = libc++ ] && [ "$std" = c++20 ]; then
+        start=$SECONDS
+        printf '#include <boost/json/src.hpp>\n' >"$work/boost_json.cpp"
+        boost_flags=()
+        [ "$boost" = /usr/include ] || boost_flags=(-isystem "$boost")
+        if "$cxx" -std="$std" -stdlib=libc++ -O1 -I"$root/include" "${boost_flags[@]}" "$root/examples/usage.cpp" "$work/boost_json.cpp" \
+                -o "$work/usage_libcxx" >"$work/link.log" 2>&1 \
+            && "$work/usage_libcxx" <"$root/examples/data/write_file_demo.sse" | grep -q '^run write_file with path content$'; then
+            echo "check-compile: $cxx -stdlib=libc++: examples/usage.cpp linked and ran ($((SECONDS - start)) s)"
+        else
+            echo "check-compile: $cxx -stdlib=libc++: examples/usage.cpp did not link or run"
+            head -25 "$work/link.log"
+            status=1
+        fi
+    fi
 done
 exit $status
