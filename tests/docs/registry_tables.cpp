@@ -42,9 +42,7 @@ std::string code(std::string_view marker)
         default: s += c;
         }
     }
-    const std::string fence = marker.find('`') == std::string_view::npos ? "`" : "`` ";
-    const std::string close = fence == "`" ? "`" : " ``";
-    return fence + s + close;
+    return marker.find('`') == std::string_view::npos ? "`" + s + "`" : "`` " + s + " ``";
 }
 
 std::string joined(const std::vector<std::string>& items)
