@@ -26,7 +26,7 @@ using chosen_format = ts::qwen3_coder;
 
 constexpr std::size_t body_size = 1024 * 1024;
 constexpr std::size_t decided_within = 16 * 1024;   // a multiple of every chunk size
-constexpr std::size_t chunk_sizes[] = {1, 16, 4096};
+constexpr std::size_t chunk_sizes[] = {1, 4, 16, 4096};
 
 const std::string& sample()
 {

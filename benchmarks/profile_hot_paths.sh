@@ -46,7 +46,7 @@ for f in hermes qwen3_coder openai; do
     done
 done
 # `auto` after its decision beside the format it chose: what auto adds per feed.
-for c in 1 16 4096; do
+for c in 1 4 16 4096; do
     for f in qwen3_coder auto; do
         profile "after_decision_${f}_chunk$c" toolstream_bench_auto "after_decision/$f/size:1048576/chunk:$c"
     done
