@@ -12,12 +12,12 @@
 // Output: one JSON line per scenario on stdout (for run_comparison.sh), a table on stderr.
 #include "bench_support.hpp"
 
-#include <toolstream/handler.hpp>
-#include <toolstream/pipeline.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/formats/json_calls.hpp>
-#include <toolstream/formats/sentinel.hpp>
-#include <toolstream/formats/xml.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/formats/json_calls.hpp>
+#include <toolstream/parse/formats/sentinel.hpp>
+#include <toolstream/parse/formats/xml.hpp>
+#include <toolstream/parse/policies/api_tool_call.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/openai_chat.hpp>

@@ -8,8 +8,8 @@
 #include "bench_support.hpp"
 #include "support/format_samples.hpp"
 
-#include <toolstream/handler.hpp>
-#include <toolstream/registry.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/runtime/registry.hpp>
 
 #include <benchmark/benchmark.h>
 

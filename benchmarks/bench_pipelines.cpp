@@ -14,17 +14,17 @@
 #include "bench_support.hpp"
 
 #include <toolstream/detail/json_null_handler.hpp>
-#include <toolstream/providers/detail/payload_parser.hpp>
-#include <toolstream/handler.hpp>
-#include <toolstream/pipeline.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/policies/api_tool_call.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/anthropic.hpp>
+#include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/mistral.hpp>
 #include <toolstream/providers/ollama.hpp>
-#include <toolstream/providers/openai_responses.hpp>
 #include <toolstream/providers/openai_chat.hpp>
-#include <toolstream/writers/sinks.hpp>
+#include <toolstream/providers/openai_responses.hpp>
+#include <toolstream/sinks.hpp>
 #include <toolstream/transport/sse.hpp>
 
 #include <boost/json/basic_parser_impl.hpp>

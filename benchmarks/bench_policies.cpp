@@ -6,11 +6,11 @@
 // Names: policy/<policy>/chunk:<bytes>, native/api_tool_call/fragment:<bytes>.
 #include "bench_support.hpp"
 
-#include <toolstream/handler.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/formats/json_calls.hpp>
-#include <toolstream/formats/sentinel.hpp>
-#include <toolstream/formats/xml.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/formats/json_calls.hpp>
+#include <toolstream/parse/formats/sentinel.hpp>
+#include <toolstream/parse/formats/xml.hpp>
+#include <toolstream/parse/policies/api_tool_call.hpp>
 #include <toolstream/types.hpp>
 
 #include <benchmark/benchmark.h>

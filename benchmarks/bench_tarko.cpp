@@ -12,11 +12,11 @@
 //   are in the peers table (partial-json, jsonrepair rows): same deltas, same sizes.
 #include "bench_support.hpp"
 
+#include <toolstream/parse/policies/api_tool_call.hpp>
 #include <toolstream/partial_json.hpp>
-#include <toolstream/pipeline.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/openai_chat.hpp>
-#include <toolstream/writers/sinks.hpp>
+#include <toolstream/sinks.hpp>
 #include <toolstream/writers/tarko_events.hpp>
 
 #include <benchmark/benchmark.h>

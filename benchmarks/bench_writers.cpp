@@ -11,10 +11,10 @@
 // calls through a handler, content:<bytes>).
 #include "bench_support.hpp"
 
-#include <toolstream/handler.hpp>
-#include <toolstream/pipeline.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/formats/xml.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/formats/xml.hpp>
+#include <toolstream/parse/policies/api_tool_call.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 #include <toolstream/writers/anthropic_messages.hpp>

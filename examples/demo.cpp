@@ -7,7 +7,7 @@
 // api_tool_call policy). --pace sleeps MS milliseconds per ~one-event piece, for human speed.
 // Without --json the file body is printed as it streams; with it, one event JSON per line.
 #include <toolstream.hpp>
-#include <toolstream/pipeline.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 
 #include <chrono>

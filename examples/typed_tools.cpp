@@ -3,7 +3,7 @@
 // runs the call through a typed handler the moment the call is complete.
 //
 //   toolstream-typed-tools [STREAM.sse]
-#include <toolstream/pipeline.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 #include <toolstream/tools/toolset.hpp>
 

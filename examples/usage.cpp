@@ -1,8 +1,8 @@
 // The README's usage example (also benchmarks/compile_time.sh's translation unit). The README's
 // copy is built and run by the ctest readme_programs.
-#include <toolstream/writers/sinks.hpp>  // callback_sink; <toolstream.hpp> would add every policy
-#include <toolstream/pipeline.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/openai_chat.hpp>
+#include <toolstream/sinks.hpp>  // callback_sink; <toolstream.hpp> would add every policy
 #include <iostream>
 
 int main() {

@@ -8,7 +8,7 @@
 //   bit 5 is_complete; bit 6 carries the call id "c<index>".
 // The chunked run splits every record's argument text into several fragments (name and id on
 // the first, is_complete on the last), as providers split arguments arbitrarily.
-#include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/parse/policies/api_tool_call.hpp>
 
 #include "fuzz_support.hpp"
 

@@ -3,9 +3,9 @@
 #pragma once
 
 #include <toolstream/detail/parse_json.hpp>
-#include <toolstream/handler.hpp>
+#include <toolstream/handler/handler.hpp>
 #include <toolstream/limits.hpp>
-#include <toolstream/pipeline.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/types.hpp>
 

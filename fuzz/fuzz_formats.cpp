@@ -5,8 +5,8 @@
 // to the registry is fuzzed with no edit here. The formats run as runtime_policy, the variant over
 // the registry that the programs run: the harness is instantiated once, not once per format, which
 // takes this target's build from four minutes of CPU to under two.
-#include <toolstream/policies/runtime.hpp>
-#include <toolstream/registry.hpp>
+#include <toolstream/runtime/registry.hpp>
+#include <toolstream/runtime/runtime_policy.hpp>
 
 #include "fuzz_support.hpp"
 

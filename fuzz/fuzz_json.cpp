@@ -1,5 +1,5 @@
 // libFuzzer target: model text through handler<json_calls>.
-#include <toolstream/formats/json_calls.hpp>
+#include <toolstream/parse/formats/json_calls.hpp>
 
 #include "fuzz_support.hpp"
 

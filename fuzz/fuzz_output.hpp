@@ -5,8 +5,8 @@
 // events; the first problem is kept for the recorder to report.
 #pragma once
 
-#include <toolstream/segment_event.hpp>
 #include <toolstream/response_events.hpp>
+#include <toolstream/segment_event.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/writers/anthropic_messages.hpp>
 #include <toolstream/writers/openai_responses.hpp>

@@ -2,7 +2,7 @@
 // pipeline<Provider, api_tool_call>. One binary serves every entry of registry.hpp's
 // registered_providers (one build instead of one per provider); the environment variable
 // TOOLSTREAM_FUZZ_PROVIDER names the one a run fuzzes, and fuzz/run.sh keeps a corpus per name.
-#include <toolstream/registry.hpp>
+#include <toolstream/runtime/registry.hpp>
 
 #include "fuzz_support.hpp"
 

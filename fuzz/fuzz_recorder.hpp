@@ -4,8 +4,8 @@
 #pragma once
 
 #include <toolstream/segment_event.hpp>
-#include <toolstream/tool_syntax.hpp>
 #include <toolstream/tool_invocation.hpp>
+#include <toolstream/tool_syntax.hpp>
 #include <toolstream/types.hpp>
 
 #include "fuzz_output.hpp"

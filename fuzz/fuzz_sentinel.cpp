@@ -1,5 +1,5 @@
 // libFuzzer target: model text through handler<sentinel>.
-#include <toolstream/formats/sentinel.hpp>
+#include <toolstream/parse/formats/sentinel.hpp>
 
 #include "fuzz_support.hpp"
 

@@ -6,7 +6,7 @@
 // text); the recorder's life cycles, chunk invariance, every complete call's arguments as its raw
 // text parsed, and, when the body is one JSON object whose schema keys each occur once in it, the
 // text and the call Boost.JSON reads.
-#include <toolstream/policies/structured.hpp>
+#include <toolstream/parse/policies/structured.hpp>
 
 #include "fuzz_support.hpp"
 

@@ -1,5 +1,5 @@
 // libFuzzer target: model text through handler<xml>.
-#include <toolstream/formats/xml.hpp>
+#include <toolstream/parse/formats/xml.hpp>
 
 #include "fuzz_support.hpp"
 

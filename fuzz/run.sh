@@ -35,7 +35,7 @@ done
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 # One target per registered provider (registry.hpp), all run by fuzz_provider.cpp's binary.
-read -r -a providers <<<"$(tr '\n' ' ' <"$repo/include/toolstream/registry.hpp" \
+read -r -a providers <<<"$(tr '\n' ' ' <"$repo/include/toolstream/runtime/registry.hpp" \
     | grep -o 'registered_providers = type_list<[^>]*>' | sed 's/.*type_list<//; s/>$//' | tr -d ' ' | tr ',' ' ')"
 [ ${#providers[@]} -gt 0 ] || { echo "no providers found in registry.hpp" >&2; exit 2; }
 all=(sse ndjson "${providers[@]}" xml json sentinel structured api_tool_call formats)

@@ -2,6 +2,6 @@
 // program compiles it once, however many of its TUs use the pipeline.
 #include "stdout_bytes.hpp"
 
-#include <toolstream/runtime_pipeline.hpp>
+#include <toolstream/runtime/runtime_pipeline.hpp>
 
 TOOLSTREAM_INSTANTIATE_RUNTIME_PIPELINE(stdout_sse);

@@ -1,9 +1,7 @@
-// The named requirements of toolstream's template parameters.
+// The named requirements of event sinks: what every stage after the parser delivers to.
 #pragma once
 
-#include <toolstream/providers/provider.hpp>
 #include <toolstream/response_events.hpp>
-#include <toolstream/segment_emitter.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/types.hpp>
@@ -71,51 +69,5 @@ consteval bool sink_signatures_checked()
 
 template<class S>
 concept invocation_sink = std::invocable<S&, const tool_invocation&>;
-
-namespace detail {
-/// The writer type the concepts check policies against.
-struct event_target_archetype {
-    void operator()(const segment_event&) const {}
-};
-using emitter_archetype = segment_emitter<event_target_archetype>;
-} // namespace detail
-
-/// A parser policy turns the content channel into segments (`p` an lvalue of `P`, `w` a
-/// `segment_emitter<T>&` for any target `T`):
-///
-/// | expression              | semantics                                                           |
-/// |-------------------------|---------------------------------------------------------------------|
-/// | `P{}`                   | a policy at the start of a stream                                   |
-/// | `p.on_content(text, w)` | consumes model text; output must not depend on how text is split     |
-/// | `p.finalize(w)`         | end of stream: held bytes become text or the open block's content, open blocks END `incomplete` |
-/// | `p.reset()`             | back to the start state                                             |
-/// | `p.held_bytes()`        | optional; bytes received but not yet emitted (checked by tests, reported by programs) |
-/// | `p.in_block()`          | optional `bool`, const; the next bytes belong to a block of its syntax (a call, its opening, a section of calls): a reasoning parser in front opens no region there |
-/// | `P::decodes_file_bodies`| optional `bool` (false); file bodies are decoded out of JSON strings, their raw bytes reported as markup |
-///
-/// Models: api_tool_call, structured, text_format_policy<T> (every format), reasoning_policy<P, R>
-/// and runtime_policy; each has a `static_assert` beside it.
-template<class P>
-concept parser_policy = std::default_initializable<P>
-    && requires(P& p, std::string_view text, detail::emitter_archetype& w) {
-           p.on_content(text, w);
-           p.finalize(w);
-           p.reset();
-       };
-
-namespace detail {
-/// The policy the concepts check policy adaptors with (reasoning_policy<P, R>).
-struct parser_policy_archetype {
-    template<class Writer>
-    void on_content(std::string_view, Writer&)
-    {
-    }
-    template<class Writer>
-    void finalize(Writer&)
-    {
-    }
-    void reset() {}
-};
-} // namespace detail
 
 } // namespace toolstream

@@ -12,8 +12,8 @@
 #include "upstream_answer.hpp"
 #include "upstream_request.hpp"
 
-#include <toolstream/runtime_pipeline.hpp>
-#include <toolstream/tools/raw_parameters.hpp>
+#include <toolstream/parse/raw_parameters.hpp>
+#include <toolstream/runtime/runtime_pipeline.hpp>
 
 #include <boost/asio.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>

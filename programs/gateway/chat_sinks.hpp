@@ -8,7 +8,7 @@
 #include "gateway_viewer.hpp"   // programs/viewer: --viewer
 #include "redaction.hpp"
 
-#include <toolstream/writers/sinks.hpp>
+#include <toolstream/sinks.hpp>
 
 #include <concepts>
 #include <string>

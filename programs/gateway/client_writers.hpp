@@ -8,7 +8,7 @@
 #include "openai_chat/answer.hpp"
 #include "responses/answer.hpp"
 
-#include <toolstream/writers/sinks.hpp>
+#include <toolstream/sinks.hpp>
 
 #include <string>
 #include <type_traits>

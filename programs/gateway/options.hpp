@@ -2,8 +2,8 @@
 // range-checked), the options it fills, and the checks that need several flags.
 #pragma once
 
-#include <toolstream/policies/runtime.hpp>
-#include <toolstream/registry.hpp>
+#include <toolstream/runtime/registry.hpp>
+#include <toolstream/runtime/runtime_policy.hpp>
 
 #include "../common/names.hpp"
 #include "upstream_apis.hpp"

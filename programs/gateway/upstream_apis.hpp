@@ -3,7 +3,7 @@
 // provider added to the registry with an upstream_api_of is served with no other change.
 #pragma once
 
-#include <toolstream/registry.hpp>
+#include <toolstream/runtime/registry.hpp>
 
 #include <array>
 #include <cstddef>

@@ -3,10 +3,10 @@
 // reasoning-parser names come from the registry.
 #pragma once
 
-#include <toolstream/policies/reasoning.hpp>
-#include <toolstream/policies/runtime.hpp>
-#include <toolstream/registry.hpp>
-#include <toolstream/tools/raw_parameters.hpp>
+#include <toolstream/parse/policies/reasoning.hpp>
+#include <toolstream/parse/raw_parameters.hpp>
+#include <toolstream/runtime/registry.hpp>
+#include <toolstream/runtime/runtime_policy.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 
 #include "../common/names.hpp"

@@ -6,13 +6,13 @@
 #include "output.hpp"
 #include "replay_serve.hpp"   // programs/viewer: --serve
 
-#include <toolstream/handler.hpp>
-#include <toolstream/runtime_pipeline.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/runtime/runtime_pipeline.hpp>
+#include <toolstream/sinks.hpp>
 #include <toolstream/version.hpp>
 #include <toolstream/writers/anthropic_messages.hpp>
 #include <toolstream/writers/openai_responses.hpp>
 #include <toolstream/writers/openai_sse.hpp>
-#include <toolstream/writers/sinks.hpp>
 #include <toolstream/writers/tarko_events.hpp>
 
 #include <boost/json/serialize.hpp>

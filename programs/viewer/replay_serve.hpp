@@ -12,8 +12,8 @@
 #include "feed_hub.hpp"
 #include "viewer_server.hpp"
 
-#include <toolstream/handler.hpp>
-#include <toolstream/runtime_pipeline.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/runtime/runtime_pipeline.hpp>
 #include <toolstream/writers/viewer_feed.hpp>
 
 #include <boost/asio.hpp>

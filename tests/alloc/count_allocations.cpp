@@ -2,8 +2,8 @@
 // whole openai_chat pipeline run, large events through a converter, and each allocation of the
 // decoders and converters made to fail.
 // Its own executable: the replacement must not count allocations of unrelated tests.
-#include <toolstream/pipeline.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/parse/policies/api_tool_call.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/mistral.hpp>

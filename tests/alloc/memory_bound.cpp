@@ -4,14 +4,14 @@
 //
 // The bound, 16 MiB, is what a service can budget per stream whatever a model or a network
 // sends; each case below needs a limit of toolstream to stay within it (see docs/errors.md).
-#include <toolstream/handler.hpp>
-#include <toolstream/pipeline.hpp>
-#include <toolstream/formats/xml.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/formats/xml.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/ollama.hpp>
 #include <toolstream/providers/openai_chat.hpp>
-#include <toolstream/writers/sinks.hpp>
+#include <toolstream/sinks.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 
 #include "catch_compat.hpp"

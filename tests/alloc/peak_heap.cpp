@@ -3,14 +3,14 @@
 // call, api_tool_call) and through text formats (hermes, xml) in a text_pipeline; and the
 // no-retention option (`retain_bodies = false`), under which the heap does not grow with N.
 // Its own executable: the replacement must not see the allocations of unrelated tests.
-#include <toolstream/formats/hermes.hpp>
-#include <toolstream/formats/xml.hpp>
-#include <toolstream/pipeline.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/parse/formats/hermes.hpp>
+#include <toolstream/parse/formats/xml.hpp>
+#include <toolstream/parse/policies/api_tool_call.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
+#include <toolstream/pipeline/text_pipeline.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/openai_chat.hpp>
-#include <toolstream/text_pipeline.hpp>
-#include <toolstream/writers/sinks.hpp>
+#include <toolstream/sinks.hpp>
 
 #include "../../benchmarks/stream_generators.hpp"
 #include "catch_compat.hpp"

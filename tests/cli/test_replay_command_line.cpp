@@ -3,8 +3,8 @@
 #include "catch_compat.hpp"
 #include "cli/replay_process.hpp"
 
-#include <toolstream/policies/reasoning.hpp>
-#include <toolstream/registry.hpp>
+#include <toolstream/parse/policies/reasoning.hpp>
+#include <toolstream/runtime/registry.hpp>
 
 #include <string>
 #include <vector>

@@ -30,7 +30,7 @@ if(rc EQUAL 0)
     message(FATAL_ERROR "-DTOOLSTREAM_BUILD_TESTS=ON without Catch2 configured without an error")
 endif()
 
-foreach(file IN ITEMS include/toolstream.hpp include/toolstream/version.hpp include/toolstream/pipeline.hpp
+foreach(file IN ITEMS include/toolstream.hpp include/toolstream/version.hpp include/toolstream/pipeline/pipeline.hpp
                       share/cmake/toolstream/toolstream-config.cmake
                       share/cmake/toolstream/toolstream-config-version.cmake
                       share/cmake/toolstream/toolstream-targets.cmake)

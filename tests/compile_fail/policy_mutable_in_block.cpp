@@ -1,9 +1,9 @@
 // expect: a parser policy's in_block\(\) must be callable as `bool in_block\(\) const`
 // A policy whose in_block() is not const: a reasoning parser in front of it could not ask, and
 // would open regions inside its calls.
-#include <toolstream/policies/reasoning.hpp>
-#include <toolstream/segment_emitter.hpp>
-#include <toolstream/writers/sinks.hpp>
+#include <toolstream/parse/policies/reasoning.hpp>
+#include <toolstream/parse/segment_emitter.hpp>
+#include <toolstream/sinks.hpp>
 
 struct policy {
     template<class Writer>

@@ -1,6 +1,6 @@
 // expect: this sink takes choice_finished only by non-const or rvalue reference.*declare operator\(\)\(const choice_finished&\)
 // A pipeline's sink: the response-level events are checked too.
-#include <toolstream/pipeline.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 
 struct sink {

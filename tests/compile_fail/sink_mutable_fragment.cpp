@@ -1,7 +1,7 @@
 // expect: this sink takes argument_fragment only by non-const or rvalue reference.*declare operator\(\)\(const argument_fragment&\)
 // A sink whose fragment overload takes a non-const reference: it would never be called.
-#include <toolstream/handler.hpp>
-#include <toolstream/formats/xml.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/formats/xml.hpp>
 
 struct sink {
     void operator()(const toolstream::segment_event&) {}

@@ -1,6 +1,6 @@
 // expect: this sink takes consumed_markup only by non-const or rvalue reference.*declare operator\(\)\(const consumed_markup&\)
 // Through callback_sink: an overload set whose markup overload takes an rvalue reference.
-#include <toolstream/writers/sinks.hpp>
+#include <toolstream/sinks.hpp>
 
 struct callbacks {
     void operator()(const toolstream::segment_event&) {}

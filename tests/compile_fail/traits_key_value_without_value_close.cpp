@@ -1,7 +1,7 @@
 // expect: key_value format traits lack `value_close`: declare `static constexpr std::string_view value_close
 // key_value traits need their parameter markers.
-#include <toolstream/handler.hpp>
-#include <toolstream/engine/text_format.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/engine/text_format.hpp>
 
 struct my_format : toolstream::marker_format {
     static constexpr std::string_view name = "mine";

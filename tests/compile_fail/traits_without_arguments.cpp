@@ -1,7 +1,7 @@
 // expect: these format traits lack `arguments`: declare `static constexpr text_arguments arguments
 // Marker format traits without `arguments`.
-#include <toolstream/handler.hpp>
-#include <toolstream/engine/text_format.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/engine/text_format.hpp>
 
 struct my_format : toolstream::marker_format {
     static constexpr std::string_view name = "mine";

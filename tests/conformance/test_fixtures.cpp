@@ -1,7 +1,7 @@
 // Every recorded stream through the full pipeline must equal its SDK-produced .expected.json,
 // fed whole, at 1, 7 and 64 bytes, and at a random chunking.
-#include <toolstream/pipeline.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/parse/policies/api_tool_call.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/mistral.hpp>

@@ -5,8 +5,8 @@
 // One documented exception: argument text that is empty or only whitespace means "no
 // arguments" (`{}`), the wire convention of every provider for tools without parameters (the
 // SDK oracles of the recorded streams agree). It covers n_structure_no_data and n_single_space.
-#include <toolstream/handler.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/policies/api_tool_call.hpp>
 
 #include "catch_compat.hpp"
 #include "support/events.hpp"

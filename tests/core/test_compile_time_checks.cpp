@@ -1,12 +1,12 @@
 // The mistakes the API catches at compile time (tests/compile_fail/ has the failing side, run by
 // ctest), what it accepts, and plain model text by name through runtime_pipeline.
 #include <toolstream/concepts.hpp>
-#include <toolstream/handler.hpp>
-#include <toolstream/formats/hermes.hpp>
-#include <toolstream/formats/xml.hpp>
-#include <toolstream/runtime_pipeline.hpp>
-#include <toolstream/writers/sinks.hpp>
-#include <toolstream/text_pipeline.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/formats/hermes.hpp>
+#include <toolstream/parse/formats/xml.hpp>
+#include <toolstream/pipeline/text_pipeline.hpp>
+#include <toolstream/runtime/runtime_pipeline.hpp>
+#include <toolstream/sinks.hpp>
 
 #include "catch_compat.hpp"
 #include "support/event_log.hpp"

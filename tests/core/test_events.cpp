@@ -1,5 +1,5 @@
-#include <toolstream/handler.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/policies/api_tool_call.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/tool_syntax.hpp>

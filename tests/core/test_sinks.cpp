@@ -1,10 +1,10 @@
 #include <toolstream/concepts.hpp>
-#include <toolstream/handler.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/writers/sinks.hpp>
-#include <toolstream/pipeline.hpp>
-#include <toolstream/formats/xml.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/formats/xml.hpp>
+#include <toolstream/parse/policies/api_tool_call.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/openai_chat.hpp>
+#include <toolstream/sinks.hpp>
 
 #include "catch_compat.hpp"
 

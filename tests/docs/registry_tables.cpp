@@ -7,9 +7,9 @@
 // --check (the ctest docs_from_registry) fails when the committed page differs from what the
 // registry gives now, or when a count written in the other files ("48 parser policies",
 // "32 reasoning parsers", "47 named policies", "6 providers") is not the registry's.
-#include <toolstream/policies/detail/auto_formats.hpp>
-#include <toolstream/policies/reasoning_parsers.hpp>
-#include <toolstream/registry.hpp>
+#include <toolstream/parse/policies/detail/auto_formats.hpp>
+#include <toolstream/parse/policies/reasoning_parsers.hpp>
+#include <toolstream/runtime/registry.hpp>
 
 #include <cstddef>
 #include <fstream>

@@ -6,7 +6,7 @@
 #include "gateway/openai_reader.hpp"
 #include "support/fixtures.hpp"
 
-#include <toolstream/registry.hpp>
+#include <toolstream/runtime/registry.hpp>
 
 #include <boost/json.hpp>
 

@@ -5,8 +5,8 @@
 #include "gateway/helpers.hpp"
 #include "support/build_kind.hpp"
 
-#include <toolstream/policies/reasoning.hpp>
-#include <toolstream/registry.hpp>
+#include <toolstream/parse/policies/reasoning.hpp>
+#include <toolstream/runtime/registry.hpp>
 
 #include <chrono>
 #include <cstdio>

@@ -5,9 +5,9 @@
 #include "support/fixtures.hpp"
 #include "support/valid_output.hpp"
 
-#include <toolstream/handler.hpp>
-#include <toolstream/policies/runtime.hpp>
-#include <toolstream/runtime_pipeline.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/runtime/runtime_pipeline.hpp>
+#include <toolstream/runtime/runtime_policy.hpp>
 #include <toolstream/tools/arguments.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 #include <toolstream/writers/tarko_events.hpp>

@@ -2,7 +2,7 @@
 // inputs, and agreement with npm partial-json (Allow.ALL) on every recorded call at every
 // fragment boundary, except for the documented differences.
 #include <toolstream/partial_json.hpp>
-#include <toolstream/runtime_pipeline.hpp>
+#include <toolstream/runtime/runtime_pipeline.hpp>
 
 #include "catch_compat.hpp"
 #include "support/fixtures.hpp"

@@ -1,9 +1,9 @@
 // Inputs the fuzz targets (fuzz/) found, reduced, one test each: the behaviour is now fixed.
-#include <toolstream/handler.hpp>
-#include <toolstream/pipeline.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/formats/json_calls.hpp>
-#include <toolstream/formats/xml.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/formats/json_calls.hpp>
+#include <toolstream/parse/formats/xml.hpp>
+#include <toolstream/parse/policies/api_tool_call.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/mistral.hpp>
 #include <toolstream/providers/ollama.hpp>

@@ -1,13 +1,13 @@
 // Limits under hostile input: held bytes of the text policies stay within their caps however a
 // stream tries to keep them growing, every limit has the default docs/errors.md states, and the
 // stream goes on after each limit as documented.
-#include <toolstream/handler.hpp>
+#include <toolstream/handler/handler.hpp>
 #include <toolstream/limits.hpp>
-#include <toolstream/pipeline.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/formats/json_calls.hpp>
-#include <toolstream/formats/sentinel.hpp>
-#include <toolstream/formats/xml.hpp>
+#include <toolstream/parse/formats/json_calls.hpp>
+#include <toolstream/parse/formats/sentinel.hpp>
+#include <toolstream/parse/formats/xml.hpp>
+#include <toolstream/parse/policies/api_tool_call.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/gemini.hpp>
 #include <toolstream/providers/openai_chat.hpp>

@@ -1,12 +1,12 @@
 // Odd bytes: NUL, lone surrogates in \u escapes, overlong and otherwise invalid UTF-8, in model
 // text, in provider payloads and in tool arguments. Each outcome is one of: passed through byte
 // for byte, replaced (decoded), or an error; never a crash. docs/errors.md has the table.
-#include <toolstream/handler.hpp>
-#include <toolstream/pipeline.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
-#include <toolstream/formats/json_calls.hpp>
-#include <toolstream/formats/sentinel.hpp>
-#include <toolstream/formats/xml.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/formats/json_calls.hpp>
+#include <toolstream/parse/formats/sentinel.hpp>
+#include <toolstream/parse/formats/xml.hpp>
+#include <toolstream/parse/policies/api_tool_call.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/ollama.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 

@@ -1,8 +1,8 @@
 // check_auto_agrees (auto_agreement.hpp), compiled once for the test executable.
 #include "support/auto_agreement.hpp"
 
-#include <toolstream/handler.hpp>
-#include <toolstream/writers/sinks.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/sinks.hpp>
 
 #include "catch_compat.hpp"
 #include "support/events.hpp"

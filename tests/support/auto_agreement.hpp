@@ -4,7 +4,7 @@
 // every format test.
 #pragma once
 
-#include <toolstream/policies/runtime.hpp>
+#include <toolstream/runtime/runtime_policy.hpp>
 
 #include <functional>
 #include <string_view>

@@ -2,8 +2,8 @@
 // argument contract of every tool segment (argument_contract.hpp) as events arrive.
 #pragma once
 
-#include <toolstream/segment_event.hpp>
 #include <toolstream/response_events.hpp>
+#include <toolstream/segment_event.hpp>
 #include <toolstream/tool_invocation.hpp>
 
 #include "support/argument_contract.hpp"
@@ -63,7 +63,7 @@ struct event_log {
 } // namespace toolstream::test
 
 #if defined(TOOLSTREAM_SEPARATE_RUNTIME)
-#include <toolstream/runtime_pipeline.hpp>
+#include <toolstream/runtime/runtime_pipeline.hpp>
 // Several test files run it; support/event_log_pipeline.cpp compiles it once.
 TOOLSTREAM_EXTERN_RUNTIME_PIPELINE(::toolstream::test::event_log);
 #endif

@@ -2,6 +2,6 @@
 // declares it): its pipelines cover every registered policy and provider.
 #include "support/event_log.hpp"
 
-#include <toolstream/runtime_pipeline.hpp>
+#include <toolstream/runtime/runtime_pipeline.hpp>
 
 TOOLSTREAM_INSTANTIATE_RUNTIME_PIPELINE(::toolstream::test::event_log);

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <toolstream/segment_event.hpp>
-#include <toolstream/writers/sinks.hpp>
+#include <toolstream/sinks.hpp>
 
 #include <boost/json/serialize.hpp>
 

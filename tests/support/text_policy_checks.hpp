@@ -3,9 +3,9 @@
 // run the argument-fragment contract (support/argument_contract.hpp).
 #pragma once
 
-#include <toolstream/handler.hpp>
+#include <toolstream/handler/handler.hpp>
 #include <toolstream/segment_event.hpp>
-#include <toolstream/writers/sinks.hpp>
+#include <toolstream/sinks.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/tool_syntax.hpp>
 

@@ -3,12 +3,12 @@
 #include "tools/tool_types.hpp"
 
 #include <toolstream/concepts.hpp>
-#include <toolstream/handler.hpp>
-#include <toolstream/pipeline.hpp>
-#include <toolstream/policies/api_tool_call.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/policies/api_tool_call.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/openai_chat.hpp>
-#include <toolstream/writers/sinks.hpp>
+#include <toolstream/sinks.hpp>
 #include <toolstream/tools/toolset.hpp>
 
 #include <boost/json/parse.hpp>

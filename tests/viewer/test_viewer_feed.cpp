@@ -1,9 +1,9 @@
 // The viewer feed (writers/viewer_feed.hpp): exact lines, every recorded stream at several
 // chunkings rebuilt from the feed alone, UTF-8 held whole or repaired, bounded previews.
-#include <toolstream/handler.hpp>
-#include <toolstream/formats/xml.hpp>
-#include <toolstream/runtime_pipeline.hpp>
-#include <toolstream/writers/sinks.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/formats/xml.hpp>
+#include <toolstream/runtime/runtime_pipeline.hpp>
+#include <toolstream/sinks.hpp>
 #include <toolstream/writers/viewer_feed.hpp>
 
 #include "catch_compat.hpp"

@@ -6,7 +6,7 @@
 // a provider stream through a pipeline into the writer and the builder.
 #pragma once
 
-#include <toolstream/pipeline.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/writers/openai_response_builder.hpp>
 #include <toolstream/writers/openai_responses.hpp>
 

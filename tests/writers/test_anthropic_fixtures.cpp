@@ -2,8 +2,8 @@
 // own anthropic pipeline, gives the recording's text, reasoning, tool calls (name, parsed
 // arguments), stop reason, usage and error, at every chunking; a strict client (the reader)
 // finds no broken invariant, and the non-streaming builder assembles the same message.
-#include <toolstream/pipeline.hpp>
-#include <toolstream/registry.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
+#include <toolstream/runtime/registry.hpp>
 #include <toolstream/writers/anthropic_message_builder.hpp>
 #include <toolstream/writers/anthropic_messages.hpp>
 

@@ -2,9 +2,9 @@
 // length limit ends max_tokens, left unstopped as Anthropic leaves it; a broken call, an error
 // finish or a provider error is an error event naming it, with nothing after. Never a clean
 // stop that did not happen.
-#include <toolstream/formats/hermes.hpp>
-#include <toolstream/handler.hpp>
-#include <toolstream/pipeline.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/formats/hermes.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 #include <toolstream/writers/anthropic_message_builder.hpp>

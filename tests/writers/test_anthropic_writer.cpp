@@ -1,10 +1,10 @@
 // anthropic_sse_writer and anthropic_message_builder: the exact SSE, what a client assembles at
 // any chunking of the model's text, valid UTF-8, large calls, and blocks that never interleave.
-#include <toolstream/formats/hermes.hpp>
-#include <toolstream/formats/xml.hpp>
-#include <toolstream/handler.hpp>
-#include <toolstream/policies/reasoning.hpp>
-#include <toolstream/policies/reasoning_parsers.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/formats/hermes.hpp>
+#include <toolstream/parse/formats/xml.hpp>
+#include <toolstream/parse/policies/reasoning.hpp>
+#include <toolstream/parse/policies/reasoning_parsers.hpp>
 #include <toolstream/writers/anthropic_message_builder.hpp>
 #include <toolstream/writers/anthropic_messages.hpp>
 

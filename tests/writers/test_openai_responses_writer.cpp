@@ -1,8 +1,8 @@
 // openai_responses_writer and openai_response_builder: the exact stream, what a client assembles
 // at every split of the input, honest terminal states, held calls, large calls, UTF-8 split or
 // broken. The recorded streams: test_openai_responses_fixtures.cpp.
-#include <toolstream/formats/xml.hpp>
-#include <toolstream/policies/reasoning.hpp>
+#include <toolstream/parse/formats/xml.hpp>
+#include <toolstream/parse/policies/reasoning.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 #include <toolstream/providers/openai_responses.hpp>
 

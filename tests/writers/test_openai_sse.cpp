@@ -1,7 +1,7 @@
 // openai_sse_writer: the exact SSE for each kind of output, and what a client reads back.
 #include <toolstream/concepts.hpp>
-#include <toolstream/pipeline.hpp>
-#include <toolstream/formats/xml.hpp>
+#include <toolstream/parse/formats/xml.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 

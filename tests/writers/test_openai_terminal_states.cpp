@@ -1,7 +1,7 @@
 // How an upstream Chat Completions stream ends, as the OpenAI writers pass it on: the
 // upstream's own finish, or an error naming it; never a clean stop it did not send, a finish
 // that came after the first, or data after [DONE].
-#include <toolstream/pipeline.hpp>
+#include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 
 #include "catch_compat.hpp"

@@ -3,9 +3,9 @@
 
 #include "support/events.hpp"
 
-#include <toolstream/handler.hpp>
-#include <toolstream/policies/runtime.hpp>
-#include <toolstream/runtime_pipeline.hpp>
+#include <toolstream/handler/handler.hpp>
+#include <toolstream/runtime/runtime_pipeline.hpp>
+#include <toolstream/runtime/runtime_policy.hpp>
 
 namespace toolstream::test {
 

@@ -1,5 +1,5 @@
 // A whole text read as one Python literal, for schema typing of raw parameter values written with
-// Python literals (tools/raw_parameters.hpp), as SGLang's and vLLM's qwen3_coder read them.
+// Python literals (parse/raw_parameters.hpp), as SGLang's and vLLM's qwen3_coder read them.
 #pragma once
 
 #include <toolstream/detail/parse_json.hpp>

@@ -1,5 +1,5 @@
 // One Python literal read as it streams and written out as JSON: a keyword argument's value in
-// the pythonic formats (formats/detail/pythonic_reader.hpp), or a whole text (detail/python_text.hpp).
+// the pythonic formats (parse/formats/detail/pythonic_reader.hpp), or a whole text (detail/python_text.hpp).
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>

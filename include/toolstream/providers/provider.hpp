@@ -2,6 +2,7 @@
 #pragma once
 
 #include <toolstream/error.hpp>
+#include <toolstream/transport/wire_event.hpp>
 #include <toolstream/types.hpp>
 
 #include <concepts>
@@ -9,17 +10,6 @@
 #include <string_view>
 
 namespace toolstream {
-
-/// How a dialect frames its events on the wire; `text`: none, the bytes are the model's text
-/// (runtime_pipeline's "text", text_pipeline.hpp).
-enum class framing { sse, ndjson, text };
-
-/// One decoded transport event: an SSE event (`event:` name and joined `data:`), or one NDJSON
-/// line (empty `name`). Views are valid only during the call that receives them.
-struct wire_event {
-    std::string_view name;
-    std::string_view data;
-};
 
 /// Turns the events of one dialect into `chunk_response`s. The primary template is not a
 /// converter; each provider header declares its tag (an empty struct naming the wire dialect)

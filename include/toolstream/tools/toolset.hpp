@@ -9,11 +9,11 @@
 //   tools.dispatch(invocation, toolstream::overloaded{[](const write_file_args&) {…}, …});
 #pragma once
 
+#include <toolstream/parse/raw_parameters.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/tools/arguments.hpp>
 #include <toolstream/tools/detail/gemini_schema.hpp>
 #include <toolstream/tools/json_schema.hpp>
-#include <toolstream/tools/raw_parameters.hpp>
 
 #include <boost/describe/enum.hpp>
 #include <boost/json/array.hpp>

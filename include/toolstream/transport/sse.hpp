@@ -3,8 +3,8 @@
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/error.hpp>
-#include <toolstream/providers/provider.hpp>
 #include <toolstream/transport/detail/line_splitter.hpp>
+#include <toolstream/transport/wire_event.hpp>
 
 #include <cstddef>
 #include <string>

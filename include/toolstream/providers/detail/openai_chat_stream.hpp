@@ -2,15 +2,15 @@
 // mistral): choices, deltas, finish reasons, usage and in-stream errors.
 #pragma once
 
-#include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/error.hpp>
+#include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/providers/detail/event_sax.hpp>
 #include <toolstream/providers/detail/event_template.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/openai_chat_fields.hpp>
 #include <toolstream/providers/detail/openai_tool_calls.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
-#include <toolstream/error.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/array.hpp>

@@ -2,8 +2,8 @@
 // copies it), tolerant of the ways vendors deviate from OpenAI's own streams.
 #pragma once
 
-#include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/types.hpp>
 
