@@ -59,13 +59,13 @@ template<class Policy>
 struct guarded {
     Policy inner;
 
-    template<class Writer>
-    void on_content(std::string_view text, Writer& out)
+    template<toolstream::emitter Emitter>
+    void on_content(std::string_view text, Emitter& out)
     {
         inner.on_content(text, out);
     }
-    template<class Writer>
-    void finalize(Writer& out)
+    template<toolstream::emitter Emitter>
+    void finalize(Emitter& out)
     {
         finalizing = true;
         inner.finalize(out);

@@ -6,13 +6,13 @@
 #include <toolstream/sinks.hpp>
 
 struct policy {
-    template<class Writer>
-    void on_content(std::string_view text, Writer& out)
+    template<class Emitter>
+    void on_content(std::string_view text, Emitter& out)
     {
         out.text(text);
     }
-    template<class Writer>
-    void finalize(Writer&)
+    template<class Emitter>
+    void finalize(Emitter&)
     {
     }
     void reset() {}

@@ -10,15 +10,12 @@
 namespace toolstream {
 
 namespace detail {
-/// The writer type the concepts check policies against.
-struct event_target_archetype {
-    void operator()(const segment_event&) const {}
-};
+/// The emitter the concepts check policies against.
 using emitter_archetype = segment_emitter<event_target_archetype>;
 } // namespace detail
 
-/// A parser policy turns the content channel into segments (`p` an lvalue of `P`, `w` a
-/// `segment_emitter<T>&` for any target `T`):
+/// A parser policy turns the content channel into segments (`p` an lvalue of `P`, `w` an
+/// `emitter`, as `segment_emitter<T>&` for any target `T` is):
 ///
 /// | expression              | semantics                                                           |
 /// |-------------------------|---------------------------------------------------------------------|
@@ -43,12 +40,12 @@ concept parser_policy = std::default_initializable<P>
 namespace detail {
 /// The policy the concepts check policy adaptors with (reasoning_policy<P, R>).
 struct parser_policy_archetype {
-    template<class Writer>
-    void on_content(std::string_view, Writer&)
+    template<emitter Emitter>
+    void on_content(std::string_view, Emitter&)
     {
     }
-    template<class Writer>
-    void finalize(Writer&)
+    template<emitter Emitter>
+    void finalize(Emitter&)
     {
     }
     void reset() {}

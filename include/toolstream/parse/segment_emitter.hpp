@@ -274,6 +274,46 @@ private:
     open_segment* ending_ = nullptr;   // the tool segment whose END is being delivered
 };
 
+/// What a parser policy writes into: the `Emitter` parameter of every policy's on_content() and
+/// finalize() (`e` an lvalue of `E`, `s` a `std::string_view`, `t` a `segment_type`, `r` a
+/// `segment_ref` that `e` returned, `st` a `segment_status`, `ec` an `error_code`):
+///
+/// | expression            | semantics                                                            |
+/// |-----------------------|----------------------------------------------------------------------|
+/// | `e.text(s)`           | extends the open text segment, or opens one (ending the flow of another type) |
+/// | `e.reasoning(s)`      | the same for reasoning                                               |
+/// | `e.markup(s)`         | bytes consumed as syntax: no segment's content                       |
+/// | `e.start(t)`          | opens a block segment; returns its `segment_ref`                     |
+/// | `e.content(r, s)`     | appends to the open segment `r`                                      |
+/// | `e.arguments(r, s)`   | appends JSON text to the tool segment `r`'s arguments                |
+/// | `e.metadata(r)`       | `boost::json::object&`: `r`'s metadata, repeated by its END          |
+/// | `e.end(r, st)`        | ends `r` with a status                                               |
+/// | `e.report(ec)`        | records a problem; the handler's feed() or finalize() returns the first |
+///
+/// The model is segment_emitter<Target>, for any Target taking `const segment_event&` (checked
+/// below). Output sinks are the *writers* (writers/); an emitter is what a policy writes into.
+template<class E>
+concept emitter = requires(E& e, std::string_view s, segment_type t, segment_ref r, segment_status st, error_code ec) {
+    e.text(s);
+    e.reasoning(s);
+    e.markup(s);
+    { e.start(t) } -> std::same_as<segment_ref>;
+    e.content(r, s);
+    e.arguments(r, s);
+    { e.metadata(r) } -> std::same_as<boost::json::object&>;
+    e.end(r, st);
+    e.report(ec);
+};
+
+namespace detail {
+/// The target the concepts check emitters and policies with.
+struct event_target_archetype {
+    void operator()(const segment_event&) const {}
+};
+} // namespace detail
+
+static_assert(emitter<segment_emitter<detail::event_target_archetype>>);
+
 } // namespace toolstream
 
 #include <toolstream/parse/impl/segment_emitter.hpp>

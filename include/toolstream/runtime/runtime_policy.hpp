@@ -49,15 +49,15 @@ public:
     void set_reasoning(reasoning_syntax syntax) { reasoning_ = detail::reasoning_splitter(syntax); }
     const reasoning_syntax& reasoning() const noexcept { return reasoning_.syntax(); }
 
-    template<class Writer>
-    void on_content(std::string_view text, Writer& out)
+    template<emitter Emitter>
+    void on_content(std::string_view text, Emitter& out)
     {
         chosen c{policy_};
         reasoning_.on_content(text, c, out);
     }
 
-    template<class Writer>
-    void finalize(Writer& out)
+    template<emitter Emitter>
+    void finalize(Emitter& out)
     {
         chosen c{policy_};
         reasoning_.finalize(c, out);
@@ -118,13 +118,13 @@ private:
     // The chosen alternative, as the reasoning splitter's inner policy.
     struct chosen {
         variant_type& policy;
-        template<class Writer>
-        void on_content(std::string_view text, Writer& out)
+        template<emitter Emitter>
+        void on_content(std::string_view text, Emitter& out)
         {
             std::visit([&](auto& p) { p.on_content(text, out); }, policy);
         }
-        template<class Writer>
-        void finalize(Writer& out)
+        template<emitter Emitter>
+        void finalize(Emitter& out)
         {
             std::visit([&](auto& p) { p.finalize(out); }, policy);
         }

@@ -36,13 +36,13 @@ struct glm45_qwen3_by_name : runtime_policy {
 // hermes without its openers: the splitter falls back to the parser's own markers.
 struct untold_hermes {
     hermes inner;
-    template<class Writer>
-    void on_content(std::string_view text, Writer& out)
+    template<toolstream::emitter Emitter>
+    void on_content(std::string_view text, Emitter& out)
     {
         inner.on_content(text, out);
     }
-    template<class Writer>
-    void finalize(Writer& out)
+    template<toolstream::emitter Emitter>
+    void finalize(Emitter& out)
     {
         inner.finalize(out);
     }

@@ -30,12 +30,12 @@ public:
     {
     }
 
-    template<class Writer>
-    void on_tool_call(const tool_call_delta& d, Writer& out);
+    template<emitter Emitter>
+    void on_tool_call(const tool_call_delta& d, Emitter& out);
 
     /// Ends every call still open as `incomplete`.
-    template<class Writer>
-    void finalize(Writer& out);
+    template<emitter Emitter>
+    void finalize(Emitter& out);
 
     void reset()
     {
@@ -64,28 +64,28 @@ private:
         bool free_form = false;   // free-form input (never a file call, never parsed)
     };
 
-    template<class Writer>
+    template<emitter Emitter>
     struct file_sink {
         native_call_assembler* self;
         call* c;
-        Writer* out;
+        Emitter* out;
     };
 
     /// The call for `index`, or null when a new call would pass `max_calls`.
     call* find_or_add(std::size_t index);
 
-    template<class Writer>
-    void name_known(call& c, Writer& out);
-    template<class Writer>
-    void append_arguments(call& c, std::string_view fragment, Writer& out);
-    template<class Writer>
-    void start_segment(call& c, Writer& out);
-    template<class Writer>
-    void body(call& c, std::string_view piece, Writer& out);
-    template<class Writer>
-    static std::string_view raw_of(const call& c, Writer& out);
-    template<class Writer>
-    void end_call(call& c, segment_status status, Writer& out, error why = {});
+    template<emitter Emitter>
+    void name_known(call& c, Emitter& out);
+    template<emitter Emitter>
+    void append_arguments(call& c, std::string_view fragment, Emitter& out);
+    template<emitter Emitter>
+    void start_segment(call& c, Emitter& out);
+    template<emitter Emitter>
+    void body(call& c, std::string_view piece, Emitter& out);
+    template<emitter Emitter>
+    static std::string_view raw_of(const call& c, Emitter& out);
+    template<emitter Emitter>
+    void end_call(call& c, segment_status status, Emitter& out, error why = {});
 
     native_call_limits limits_;
     bool keep_bodies_ = true;

@@ -58,7 +58,7 @@ public:
 
     /// Opens a call. `await_name`: its tool name comes later, through name(). The metadata's
     /// `tool_name`, when given, is the name. `id` empty: the writer's next `seg_N`.
-    template<class W>
+    template<emitter W>
     void begin(segment_type type, boost::json::object metadata, std::string_view id, bool await_name, W& out)
     {
         pending_ = nullptr;
@@ -69,7 +69,7 @@ public:
 
     /// Opens a call of `tool`, named before its arguments (metadata `tool_name`): a file or shell
     /// segment when the tool has the shape of the tool_syntax row of its name.
-    template<class W>
+    template<emitter W>
     void begin_tool(std::string_view tool, boost::json::object metadata, std::string_view id, W& out)
     {
         metadata["tool_name"] = tool;
@@ -89,7 +89,7 @@ public:
 
     /// The tool name, read from the call. The first one counts; before fix_type() it also picks
     /// the segment type.
-    template<class W>
+    template<emitter W>
     void name(std::string_view n, W& out)
     {
         if (name_known_)
@@ -113,7 +113,7 @@ public:
     /// A top-level member of the arguments begins (its key read, its value not): the first one
     /// settles a pending shape, the row's when it is its leading_member(), else an ordinary call.
     /// Returns the call's row from now on (null: an ordinary call).
-    template<class W>
+    template<emitter W>
     const tool_syntax* member(std::string_view key, W& out)
     {
         if (pending_ != nullptr) {
@@ -127,7 +127,7 @@ public:
     }
 
     /// Sets a metadata member (a later value wins); the path a file waits for STARTs it.
-    template<class W>
+    template<emitter W>
     void set(std::string_view key, boost::json::value v, W& out)
     {
         if (started_) {
@@ -140,7 +140,7 @@ public:
     }
 
     /// Reports `bytes` as `role`: written now, or held in input order until START.
-    template<class W>
+    template<emitter W>
     void add(byte_role role, std::string_view bytes, W& out)
     {
         if (bytes.empty())
@@ -171,7 +171,7 @@ public:
     }
 
     /// STARTs the segment now if it has not started (an END, or arguments known only at the end).
-    template<class W>
+    template<emitter W>
     segment_ref ensure_started(W& out)
     {
         if (!started_)
@@ -180,7 +180,7 @@ public:
     }
 
     /// Ends the call: START first if it is still held.
-    template<class W>
+    template<emitter W>
     void end(W& out, segment_status status = segment_status::complete, std::string_view error = {})
     {
         ensure_started(out);
@@ -189,7 +189,7 @@ public:
     }
 
     /// Ends an open call `incomplete` (the stream ended inside it).
-    template<class W>
+    template<emitter W>
     void end_incomplete(W& out)
     {
         if (open_)
@@ -266,7 +266,7 @@ private:
         return await_name_ || pending_ != nullptr ? limits_.max_held_name : limits_.max_held_body;
     }
 
-    template<class W>
+    template<emitter W>
     void start(W& out)
     {
         pending_ = nullptr;   // a shape still unknown: an ordinary call
@@ -285,7 +285,7 @@ private:
         pieces_.clear();
     }
 
-    template<class W>
+    template<emitter W>
     void write(byte_role role, std::string_view bytes, W& out)
     {
         const bool call = type_ == segment_type::tool_call;

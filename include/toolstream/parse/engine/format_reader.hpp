@@ -35,11 +35,11 @@ struct opening_verdict {
 
 /// What a block reader works with: the unread input (its front is the next byte of the block),
 /// the call frame every call goes through (`call`: begin, name, set, add, end), and the writer.
-template<class Writer>
+template<emitter Emitter>
 struct block_context {
     detail::scan_buffer& buf;
     call_frame& call;
-    Writer& out;
+    Emitter& out;
 
     /// The unread input; it stays valid until the next take() or consume().
     std::string_view view() const noexcept { return buf.view(); }

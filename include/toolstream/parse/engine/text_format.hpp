@@ -89,11 +89,11 @@ public:
     text_format_policy() : text_format_policy(options_type{}) {}
     explicit text_format_policy(options_type options);
 
-    template<class Writer>
-    void on_content(std::string_view text, Writer& out);
+    template<emitter Emitter>
+    void on_content(std::string_view text, Emitter& out);
 
-    template<class Writer>
-    void finalize(Writer& out);
+    template<emitter Emitter>
+    void finalize(Emitter& out);
 
     void reset();
 
@@ -124,15 +124,15 @@ private:
 
     static constexpr std::size_t max_openers = 8;
 
-    template<class Writer>
-    bool step(Writer& out);
-    template<class Writer>
-    bool scan(Writer& out);
-    template<class Writer>
-    bool opening(Writer& out);
+    template<emitter Emitter>
+    bool step(Emitter& out);
+    template<emitter Emitter>
+    bool scan(Emitter& out);
+    template<emitter Emitter>
+    bool opening(Emitter& out);
     // Text outside blocks, told to a reader that asks for it (an opener valid only at the start).
-    template<class Writer>
-    void text(std::string_view bytes, Writer& out);
+    template<emitter Emitter>
+    void text(std::string_view bytes, Emitter& out);
 
     options_type options_;
     reader_type reader_;

@@ -18,13 +18,13 @@ namespace toolstream {
 struct api_tool_call {
     static constexpr std::string_view name = "api_tool_call";   ///< As the registry and the CLI spell it.
 
-    template<class Writer>
-    void on_content(std::string_view text, Writer& out)
+    template<emitter Emitter>
+    void on_content(std::string_view text, Emitter& out)
     {
         out.text(text);
     }
-    template<class Writer>
-    void finalize(Writer&)
+    template<emitter Emitter>
+    void finalize(Emitter&)
     {
     }
     void reset() noexcept {}

@@ -65,11 +65,11 @@ public:
     auto_policy() : auto_policy(options_type{}) {}
     explicit auto_policy(options_type options) : options_(std::move(options)) {}
 
-    template<class Writer>
-    void on_content(std::string_view text, Writer& out);
+    template<emitter Emitter>
+    void on_content(std::string_view text, Emitter& out);
 
-    template<class Writer>
-    void finalize(Writer& out);
+    template<emitter Emitter>
+    void finalize(Emitter& out);
 
     void reset();
 
@@ -116,20 +116,20 @@ private:
     static constexpr std::size_t undecided = format_count;
     static constexpr std::size_t none = format_count + 1;
 
-    template<class Writer>
-    void search(Writer& out, bool at_end);
-    template<class Writer>
-    void emit_text(std::string_view text, Writer& out);
+    template<emitter Emitter>
+    void search(Emitter& out, bool at_end);
+    template<emitter Emitter>
+    void emit_text(std::string_view text, Emitter& out);
     void track_text_blocks();
-    template<class Writer>
-    bool skip_text_block(Writer& out);
+    template<emitter Emitter>
+    bool skip_text_block(Emitter& out);
     void start_trials();
     void feed_trials();
     std::size_t decide(bool final);
-    template<class Writer>
-    void commit(std::size_t format, Writer& out);
-    template<class Writer>
-    void forward(std::string_view text, Writer& out);
+    template<emitter Emitter>
+    void commit(std::size_t format, Emitter& out);
+    template<emitter Emitter>
+    void forward(std::string_view text, Emitter& out);
 
     options_type options_;
     std::variant<std::monostate, Formats...> chosen_;

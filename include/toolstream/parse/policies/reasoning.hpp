@@ -59,8 +59,8 @@ public:
         reset();
     }
 
-    template<class Inner, class Writer>
-    void on_content(std::string_view text, Inner& inner, Writer& out)
+    template<class Inner, emitter Emitter>
+    void on_content(std::string_view text, Inner& inner, Emitter& out)
     {
         if (state_ == state::content && buf_.empty()) {
             blank_ = blank_ && all_blank(text);
@@ -74,8 +74,8 @@ public:
 
     /// A marker spelling held for a longer one is the marker; other held bytes are what they would
     /// be had no marker completed. Then `inner` finalizes.
-    template<class Inner, class Writer>
-    void finalize(Inner& inner, Writer& out)
+    template<class Inner, emitter Emitter>
+    void finalize(Inner& inner, Emitter& out)
     {
         at_end_ = true;
         while (!buf_.empty() && step(inner, out)) {
@@ -129,8 +129,8 @@ private:
             return true;
     }
 
-    template<class Inner, class Writer>
-    void forward(std::size_t n, Inner& inner, Writer& out)
+    template<class Inner, emitter Emitter>
+    void forward(std::size_t n, Inner& inner, Emitter& out)
     {
         if (n > 0) {
             blank_ = blank_ && all_blank(buf_.view().substr(0, n));
@@ -139,8 +139,8 @@ private:
         buf_.consume(n);
     }
 
-    template<class Writer>
-    void emit(std::size_t n, bool reasoning, Writer& out)
+    template<emitter Emitter>
+    void emit(std::size_t n, bool reasoning, Emitter& out)
     {
         if (n > 0) {
             blank_ = blank_ && all_blank(buf_.view().substr(0, n));
@@ -152,8 +152,8 @@ private:
         buf_.consume(n);
     }
 
-    template<class Inner, class Writer>
-    bool step(Inner& inner, Writer& out)
+    template<class Inner, emitter Emitter>
+    bool step(Inner& inner, Emitter& out)
     {
         const std::string_view v = buf_.view();
         switch (state_) {
@@ -191,8 +191,8 @@ private:
     }
 
     // Blanks, then `open` or not: a region opens explicitly, implicitly (open_at_start), or never.
-    template<class Inner, class Writer>
-    bool start(std::string_view v, Inner& inner, Writer& out)
+    template<class Inner, emitter Emitter>
+    bool start(std::string_view v, Inner& inner, Emitter& out)
     {
         std::size_t i = 0;
         while (i < v.size() && i < max_leading_blanks && is_blank(v[i]))
@@ -217,8 +217,8 @@ private:
 
     // In a region: reasoning up to its end. Where calls end it (yields_to_calls) and the format
     // tells its openings, the first block the format opens ends it, else only a close does.
-    template<class Inner, class Writer>
-    bool reasoning(std::string_view v, const Inner& inner, Writer& out)
+    template<class Inner, emitter Emitter>
+    bool reasoning(std::string_view v, const Inner& inner, Emitter& out)
     {
         using opening = format_opening::kind;
         const auto closes = close_.view();
@@ -330,14 +330,14 @@ public:
     {
     }
 
-    template<class Writer>
-    void on_content(std::string_view text, Writer& out)
+    template<emitter Emitter>
+    void on_content(std::string_view text, Emitter& out)
     {
         splitter_.on_content(text, inner_, out);
     }
 
-    template<class Writer>
-    void finalize(Writer& out)
+    template<emitter Emitter>
+    void finalize(Emitter& out)
     {
         splitter_.finalize(inner_, out);
     }

@@ -43,10 +43,10 @@ public:
     structured() = default;
     explicit structured(structured_options options) : options_(std::move(options)) {}
 
-    template<class Writer>
-    void on_content(std::string_view s, Writer& w);
-    template<class Writer>
-    void finalize(Writer& w);
+    template<emitter Emitter>
+    void on_content(std::string_view s, Emitter& w);
+    template<emitter Emitter>
+    void finalize(Emitter& w);
     void reset() { *this = structured(std::move(options_)); }
 
     /// Whether the response object is being read: its bytes are its own, so a reasoning parser
@@ -63,16 +63,16 @@ private:
 
     // Both return false when `c` was not consumed: value_bytes() reads it next, or, when it
     // turned the channel into text, the text branch.
-    template<class Writer>
-    bool structural(char c, Writer& w);
-    template<class Writer>
-    bool begin_value(char c, Writer& w);
-    template<class Writer>
-    void close_object(Writer& w);
-    template<class Writer>
-    void call_ready(Writer& w);
-    template<class Writer>
-    std::size_t value_bytes(std::string_view s, std::size_t i, Writer& w);
+    template<emitter Emitter>
+    bool structural(char c, Emitter& w);
+    template<emitter Emitter>
+    bool begin_value(char c, Emitter& w);
+    template<emitter Emitter>
+    void close_object(Emitter& w);
+    template<emitter Emitter>
+    void call_ready(Emitter& w);
+    template<emitter Emitter>
+    std::size_t value_bytes(std::string_view s, std::size_t i, Emitter& w);
 
     structured_options options_;
     expect expect_ = expect::start;

@@ -29,8 +29,8 @@ inline native_call_assembler::call* native_call_assembler::find_or_add(std::size
     return &calls_.back();
 }
 
-template<class Writer>
-void native_call_assembler::on_tool_call(const tool_call_delta& d, Writer& out)
+template<emitter Emitter>
+void native_call_assembler::on_tool_call(const tool_call_delta& d, Emitter& out)
 {
     call* found = find_or_add(d.index);
     if (found == nullptr) {
@@ -53,16 +53,16 @@ void native_call_assembler::on_tool_call(const tool_call_delta& d, Writer& out)
         end_call(c, segment_status::complete, out);
 }
 
-template<class Writer>
-void native_call_assembler::finalize(Writer& out)
+template<emitter Emitter>
+void native_call_assembler::finalize(Emitter& out)
 {
     for (auto& c : calls_)
         if (!c.ended)
             end_call(c, segment_status::incomplete, out);
 }
 
-template<class Writer>
-void native_call_assembler::name_known(call& c, Writer& out)
+template<emitter Emitter>
+void native_call_assembler::name_known(call& c, Emitter& out)
 {
     std::string pending = std::move(c.raw);
     c.raw.clear();
@@ -81,14 +81,14 @@ void native_call_assembler::name_known(call& c, Writer& out)
 
 // The argument text so far: the call's own until its segment starts, then the writer's (the
 // writer keeps the fragments it is given, so the call does not keep a second copy).
-template<class Writer>
-std::string_view native_call_assembler::raw_of(const call& c, Writer& out)
+template<emitter Emitter>
+std::string_view native_call_assembler::raw_of(const call& c, Emitter& out)
 {
     return c.segment ? out.arguments_of(*c.segment) : std::string_view(c.raw);
 }
 
-template<class Writer>
-void native_call_assembler::append_arguments(call& c, std::string_view fragment, Writer& out)
+template<emitter Emitter>
+void native_call_assembler::append_arguments(call& c, std::string_view fragment, Emitter& out)
 {
     if (fragment.size() > limits_.max_argument_bytes - std::min(c.received, limits_.max_argument_bytes)) {
         out.report(error::arguments_too_large);
@@ -110,15 +110,15 @@ void native_call_assembler::append_arguments(call& c, std::string_view fragment,
     const bool started = c.segment.has_value();   // else start_segment passes this fragment on
     if (!started)
         c.raw.append(fragment);
-    file_sink<Writer> ctx{this, &c, &out};
+    file_sink<Emitter> ctx{this, &c, &out};
     const file_argument_callbacks callbacks{
         &ctx,
         [](void* p, std::string_view piece) {
-            auto& s = *static_cast<file_sink<Writer>*>(p);
+            auto& s = *static_cast<file_sink<Emitter>*>(p);
             s.self->body(*s.c, piece, *s.out);
         },
         [](void* p, std::string_view path) {
-            auto& s = *static_cast<file_sink<Writer>*>(p);
+            auto& s = *static_cast<file_sink<Emitter>*>(p);
             s.c->path.emplace(path);
             s.self->start_segment(*s.c, *s.out);
         }};
@@ -127,8 +127,8 @@ void native_call_assembler::append_arguments(call& c, std::string_view fragment,
         out.arguments(*c.segment, fragment);
 }
 
-template<class Writer>
-void native_call_assembler::body(call& c, std::string_view piece, Writer& out)
+template<emitter Emitter>
+void native_call_assembler::body(call& c, std::string_view piece, Emitter& out)
 {
     if (c.segment)
         out.content(*c.segment, piece);
@@ -136,8 +136,8 @@ void native_call_assembler::body(call& c, std::string_view piece, Writer& out)
         c.held.append(piece);
 }
 
-template<class Writer>
-void native_call_assembler::start_segment(call& c, Writer& out)
+template<emitter Emitter>
+void native_call_assembler::start_segment(call& c, Emitter& out)
 {
     boost::json::object metadata;
     if (!c.name.empty())
@@ -161,8 +161,8 @@ void native_call_assembler::start_segment(call& c, Writer& out)
     }
 }
 
-template<class Writer>
-void native_call_assembler::end_call(call& c, segment_status status, Writer& out, error why)
+template<emitter Emitter>
+void native_call_assembler::end_call(call& c, segment_status status, Emitter& out, error why)
 {
     if (!c.segment)
         start_segment(c, out);   // a file call without a path, or a call that never got a name

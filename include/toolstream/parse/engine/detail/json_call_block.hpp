@@ -127,7 +127,7 @@ public:
     bool finished() const noexcept { return finished_; }
 
     /// ENDs the call that finished.
-    template<class W>
+    template<emitter W>
     void end_finished(block_context<W>& ctx)
     {
         finished_ = false;
@@ -136,7 +136,7 @@ public:
     }
 
     /// Reads the whole buffer, or up to the end of the JSON text.
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx)
     {
         const std::string_view v = ctx.view();
@@ -184,7 +184,7 @@ public:
     }
 
     /// End of stream: a prefix of the stop held at the end is read as what it stands in.
-    template<class W>
+    template<emitter W>
     void finalize(block_context<W>& ctx)
     {
         if (done_)
@@ -204,7 +204,7 @@ public:
 private:
     enum class mode { none, raw, string, file, file_string };
 
-    template<class W>
+    template<emitter W>
     void begin_arguments(block_context<W>& ctx)
     {
         ctx.call.fix_type();
@@ -230,7 +230,7 @@ private:
     // the shape settles at the same input byte whatever the chunking. A file tool then decodes
     // the arguments from their start; what came is held, a file's syntax as a tool_call's content.
     // Returns the bytes left, read as the settled call's.
-    template<class W>
+    template<emitter W>
     std::string_view probe(std::string_view bytes, block_context<W>& ctx)
     {
         while (!bytes.empty() && ctx.call.shape_pending()) {
@@ -265,7 +265,7 @@ private:
         validator_.write(file_.decoded_cleanly() ? std::string_view("{}") : file_.raw());
     }
 
-    template<class W>
+    template<emitter W>
     void route(std::string_view bytes, block_context<W>& ctx)
     {
         if (bytes.empty())
@@ -305,7 +305,7 @@ private:
         return d;
     }
 
-    template<class W>
+    template<emitter W>
     void end_call(block_context<W>& ctx)
     {
         in_call_ = probing_ = false;

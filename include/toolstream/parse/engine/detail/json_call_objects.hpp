@@ -46,13 +46,13 @@ public:
     /// A single object closed and waits for end_finished().
     bool finished() const noexcept { return json_.finished(); }
 
-    template<class W>
+    template<emitter W>
     void end_finished(block_context<W>& ctx)
     {
         json_.end_finished(ctx);
     }
 
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx, std::size_t max_blanks)
     {
         bool progressed = false;
@@ -107,7 +107,7 @@ public:
     }
 
     /// End of stream inside an object (json_call_block::finalize): false, the open call is not complete.
-    template<class W>
+    template<emitter W>
     bool finalize(block_context<W>& ctx)
     {
         if (state_ == state::object)

@@ -34,7 +34,7 @@ public:
     }
 
     /// The next piece of the arguments JSON.
-    template<class W>
+    template<emitter W>
     void write(std::string_view json, call_frame& call, W& out)
     {
         if (!decoder_ || json.empty())
@@ -54,7 +54,7 @@ public:
     /// of at most the frame's hold_room(): a path read from a piece is in START whatever the
     /// chunking. `json_of(piece)` is the arguments JSON a raw piece holds (itself, or its decoding
     /// when the arguments are a JSON string).
-    template<class W, class JsonOf>
+    template<emitter W, class JsonOf>
     void read(std::string_view bytes, call_frame& call, W& out, JsonOf&& json_of)
     {
         while (!bytes.empty()) {
@@ -73,7 +73,7 @@ public:
     bool decoded_cleanly() const noexcept { return decoder_ && decoder_->done() && !decoder_->error(); }
 
     /// Why the arguments are unusable (empty when they decoded to the end); forgets the call.
-    template<class W>
+    template<emitter W>
     std::string finish(W& out)
     {
         error_code ec = decoder_ ? decoder_->error() : error_code{};
@@ -107,14 +107,14 @@ public:
     }
 
 private:
-    template<class W>
+    template<emitter W>
     struct sink {
         json_file_arguments* self;
         call_frame* call;
         W* out;
     };
 
-    template<class W>
+    template<emitter W>
     static file_argument_callbacks callbacks(sink<W>& s)
     {
         return {&s,

@@ -37,7 +37,7 @@ public:
 
     bool done() const noexcept { return done_; }
 
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx)
     {
         const std::string_view v = ctx.view();
@@ -65,7 +65,7 @@ public:
 
     /// End of stream inside the object: a prefix of the stop held at the end is the arguments'.
     /// False: they are not complete.
-    template<class W>
+    template<emitter W>
     bool finalize(block_context<W>& ctx)
     {
         if (started_ && !done_)
@@ -74,7 +74,7 @@ public:
     }
 
     /// ENDs the call: `complete` unless its arguments could not be read.
-    template<class W>
+    template<emitter W>
     void end(block_context<W>& ctx)
     {
         std::string why = file_ ? file_arguments_.finish(ctx.out) : std::string();
@@ -87,7 +87,7 @@ public:
 
 private:
     // The next `n` bytes are the arguments'.
-    template<class W>
+    template<emitter W>
     void read(std::size_t n, block_context<W>& ctx)
     {
         std::string_view bytes = ctx.view().substr(0, n);

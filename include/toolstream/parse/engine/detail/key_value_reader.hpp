@@ -62,7 +62,7 @@ public:
 
     bool done() const noexcept { return phase_ == phase::done; }
 
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx, std::size_t cap)
     {
         switch (phase_) {
@@ -79,7 +79,7 @@ public:
     /// value; what else is held is what ordinary bytes would be there. Returns whether the
     /// parameters are complete: the format has no parameters_close (the call's close ends them)
     /// and only blanks follow the last value.
-    template<class W>
+    template<emitter W>
     bool finalize(block_context<W>& ctx)
     {
         while (phase_ == phase::value && !ctx.view().empty()) {   // a close nothing contradicts closes the value
@@ -106,7 +106,7 @@ public:
     }
 
     /// ENDs the call after its parameters closed.
-    template<class W>
+    template<emitter W>
     void end(block_context<W>& ctx)
     {
         ctx.call.add(byte_role::argument, any_ ? "}" : "{}", ctx.out);
@@ -135,7 +135,7 @@ private:
     static constexpr std::array<std::string_view, 2> between_marker_list{parameter_open, end_marker};
     static constexpr marker_set between_markers{between_marker_list, ignore_case};
 
-    template<class W>
+    template<emitter W>
     bool between(block_context<W>& ctx)
     {
         const auto m = find_marker(ctx.view(), between_markers);
@@ -152,7 +152,7 @@ private:
         return true;
     }
 
-    template<class W>
+    template<emitter W>
     bool name(block_context<W>& ctx, std::size_t cap)
     {
         const std::string_view w = ctx.view().substr(0, cap);
@@ -176,7 +176,7 @@ private:
     }
 
     // Blanks, then value_open; anything else starts the value itself.
-    template<class W>
+    template<emitter W>
     bool value_open(block_context<W>& ctx, std::size_t cap)
     {
         const std::string_view v = ctx.view();
@@ -199,7 +199,7 @@ private:
     // The per-byte path of a streamed value. Forced inline: GCC otherwise keeps it out of line in
     // a large translation unit (one holding `auto`'s every format), and a call per feed then costs
     // about 20 instructions, most of what `auto` would add after its decision at 1-byte feeds.
-    template<class W>
+    template<emitter W>
     [[gnu::always_inline]] bool value(block_context<W>& ctx)
     {
         std::string_view v = ctx.view();
@@ -229,7 +229,7 @@ private:
     }
 
     // The value ends at `at`, where its value_close (`marker` bytes, 0 when it is missing) begins.
-    template<class W>
+    template<emitter W>
     void close_value(block_context<W>& ctx, std::size_t at, std::size_t marker)
     {
         std::size_t end = at;
@@ -253,7 +253,7 @@ private:
     }
 
     // Routes the value of `key` (`json`: its header marks it JSON), and opens its argument fragment.
-    template<class W>
+    template<emitter W>
     void route(std::string_view key, bool json, block_context<W>& ctx)
     {
         value_.clear();
@@ -281,7 +281,7 @@ private:
         ctx.call.add(byte_role::argument, scratch_, ctx.out);
     }
 
-    template<class W>
+    template<emitter W>
     void emit_value(block_context<W>& ctx, std::size_t n)
     {
         const std::string_view bytes = ctx.view().substr(0, n);
@@ -312,7 +312,7 @@ private:
         ctx.call.add(byte_role::argument, scratch_, ctx.out);
     }
 
-    template<class W>
+    template<emitter W>
     void finish_value(block_context<W>& ctx)
     {
         if (typed_) {

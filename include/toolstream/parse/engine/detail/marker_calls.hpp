@@ -117,7 +117,7 @@ public:
         at_start_ = at_start_ && all_blank(t);
     }
 
-    template<class W>
+    template<emitter W>
     void begin(block_context<W>& ctx)
     {
         if (std::exchange(markup_only_, false))
@@ -129,7 +129,7 @@ public:
             begin_call(ctx);
     }
 
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx)
     {
         switch (phase_) {
@@ -143,7 +143,7 @@ public:
 
     /// Held bytes in the section or before `call_close` are left as text; arguments flush
     /// their own. Complete arguments waiting for `call_close` END `complete`.
-    template<class W>
+    template<emitter W>
     void finalize(block_context<W>& ctx)
     {
         if (phase_ == phase::arguments && finalize_arguments(ctx))
@@ -252,7 +252,7 @@ private:
         }
     }
 
-    template<class W>
+    template<emitter W>
     void begin_call(block_context<W>& ctx)
     {
         phase_ = phase::arguments;
@@ -268,7 +268,7 @@ private:
             key_value_.begin(ctx.call, header_->name, schemas_.get(), cap_);
     }
 
-    template<class W>
+    template<emitter W>
     bool arguments(block_context<W>& ctx)
     {
         bool progressed = false;
@@ -292,7 +292,7 @@ private:
     }
 
     // Whether the arguments are complete at the end of the stream (key_value without parameters_close).
-    template<class W>
+    template<emitter W>
     bool finalize_arguments(block_context<W>& ctx)
     {
         if constexpr (kind == text_arguments::key_value)
@@ -301,7 +301,7 @@ private:
             return kind == text_arguments::json_call ? calls_.finalize(ctx) : object_.finalize(ctx);
     }
 
-    template<class W>
+    template<emitter W>
     void end_call(block_context<W>& ctx)
     {
         if constexpr (kind == text_arguments::json_call) {
@@ -317,7 +317,7 @@ private:
     }
 
     // After the arguments: blanks, then the call's closing marker.
-    template<class W>
+    template<emitter W>
     bool close(block_context<W>& ctx)
     {
         if (!close_.empty()) {
@@ -342,7 +342,7 @@ private:
     }
 
     // Between the calls of a section: blanks, call_open, section_close; anything else ends it.
-    template<class W>
+    template<emitter W>
     bool between_calls(block_context<W>& ctx)
     {
         const std::string_view v = ctx.view();

@@ -33,8 +33,8 @@ text_format_policy<Traits>::text_format_policy(options_type options)
 }
 
 template<text_format_traits Traits>
-template<class Writer>
-void text_format_policy<Traits>::on_content(std::string_view text, Writer& out)
+template<emitter Emitter>
+void text_format_policy<Traits>::on_content(std::string_view text, Emitter& out)
 {
     buf_.lend(text);
     while (!buf_.empty() && step(out)) {
@@ -43,12 +43,12 @@ void text_format_policy<Traits>::on_content(std::string_view text, Writer& out)
 }
 
 template<text_format_traits Traits>
-template<class Writer>
-void text_format_policy<Traits>::finalize(Writer& out)
+template<emitter Emitter>
+void text_format_policy<Traits>::finalize(Emitter& out)
 {
     switch (state_) {
     case state::block: {
-        block_context<Writer> ctx{buf_, call_, out};
+        block_context<Emitter> ctx{buf_, call_, out};
         reader_.finalize(ctx);
         [[fallthrough]];   // what the reader left unread is text
     }
@@ -69,15 +69,15 @@ void text_format_policy<Traits>::reset()
 }
 
 template<text_format_traits Traits>
-template<class Writer>
-bool text_format_policy<Traits>::step(Writer& out)
+template<emitter Emitter>
+bool text_format_policy<Traits>::step(Emitter& out)
 {
     switch (state_) {
     case state::text: return scan(out);
     case state::opening: return opening(out);
     case state::block: break;
     }
-    block_context<Writer> ctx{buf_, call_, out};
+    block_context<Emitter> ctx{buf_, call_, out};
     const bool progressed = reader_.step(ctx);
     if (!reader_.done())
         return progressed;
@@ -86,8 +86,8 @@ bool text_format_policy<Traits>::step(Writer& out)
 }
 
 template<text_format_traits Traits>
-template<class Writer>
-void text_format_policy<Traits>::text(std::string_view bytes, Writer& out)
+template<emitter Emitter>
+void text_format_policy<Traits>::text(std::string_view bytes, Emitter& out)
 {
     out.text(bytes);
     if constexpr (requires { reader_.on_text(bytes); })
@@ -96,8 +96,8 @@ void text_format_policy<Traits>::text(std::string_view bytes, Writer& out)
 
 // Text up to the first opener; an opener's prefix at the end is held.
 template<text_format_traits Traits>
-template<class Writer>
-bool text_format_policy<Traits>::scan(Writer& out)
+template<emitter Emitter>
+bool text_format_policy<Traits>::scan(Emitter& out)
 {
     const auto m = detail::find_marker(buf_.view(), openers_);
     text(buf_.view().substr(0, m.position), out);
@@ -110,8 +110,8 @@ bool text_format_policy<Traits>::scan(Writer& out)
 }
 
 template<text_format_traits Traits>
-template<class Writer>
-bool text_format_policy<Traits>::opening(Writer& out)
+template<emitter Emitter>
+bool text_format_policy<Traits>::opening(Emitter& out)
 {
     const std::string_view v = buf_.view();
     const opening_verdict verdict = reader_.open(opener_, v);
@@ -128,7 +128,7 @@ bool text_format_policy<Traits>::opening(Writer& out)
     }
     out.markup(v.substr(0, verdict.size));   // the opening comes before the block's START
     buf_.consume(verdict.size);
-    block_context<Writer> ctx{buf_, call_, out};
+    block_context<Emitter> ctx{buf_, call_, out};
     reader_.begin(ctx);
     state_ = reader_.done() ? state::text : state::block;
     return true;

@@ -59,7 +59,7 @@ public:
     }
 
     /// Reads on while the outcome is `reading`; false when it needs more input.
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx)
     {
         switch (phase_) {
@@ -77,7 +77,7 @@ public:
     }
 
     /// End of stream: the rest is the open string's text, else call text.
-    template<class W>
+    template<emitter W>
     void finalize(block_context<W>& ctx)
     {
         if (phase_ == phase::held_string)
@@ -97,7 +97,7 @@ private:
     static constexpr std::string_view structural = "{}[],:<";
 
     // A generated argument fragment: only a tool_call has them.
-    template<class W>
+    template<emitter W>
     void emit(block_context<W>& ctx, std::string_view json)
     {
         if (syntax_ == nullptr)
@@ -112,7 +112,7 @@ private:
         return std::exchange(levels_.back().any, true) ? "," : "";
     }
 
-    template<class W>
+    template<emitter W>
     bool key(block_context<W>& ctx)
     {
         if (!take_call_blanks(ctx))
@@ -136,7 +136,7 @@ private:
     }
 
     // A bare key (up to `:`) or scalar (up to `,` `}` `]`): at most cap_ bytes, whatever the chunking.
-    template<class W>
+    template<emitter W>
     bool bare(block_context<W>& ctx)
     {
         const std::string_view v = ctx.view();
@@ -161,7 +161,7 @@ private:
         return begin_member(ctx, text);
     }
 
-    template<class W>
+    template<emitter W>
     bool quoted_key(block_context<W>& ctx)
     {
         const auto m = find_marker(ctx.view(), {Delimiter}, false);
@@ -174,7 +174,7 @@ private:
         return true;
     }
 
-    template<class W>
+    template<emitter W>
     bool colon(block_context<W>& ctx)
     {
         if (!take_call_blanks(ctx))
@@ -186,7 +186,7 @@ private:
     }
 
     // Writes `"KEY":`; routes a file tool's own member.
-    template<class W>
+    template<emitter W>
     bool begin_member(block_context<W>& ctx, std::string_view name)
     {
         if (levels_.size() == 1 && !levels_.back().any && ctx.call.shape_pending())   // the first member shows the shape
@@ -208,7 +208,7 @@ private:
         return true;
     }
 
-    template<class W>
+    template<emitter W>
     bool value(block_context<W>& ctx)
     {
         if (!take_call_blanks(ctx))
@@ -258,7 +258,7 @@ private:
     }
 
     // The string's first `n` bytes (none of them its closing delimiter).
-    template<class W>
+    template<emitter W>
     void string_piece(block_context<W>& ctx, std::size_t n)
     {
         // Each case takes its bytes from ctx.view() itself: GCC 12 at -O3 warns of a dangling
@@ -280,7 +280,7 @@ private:
     }
 
     // The string's opening fragment, with what is held of it: the rest streams.
-    template<class W>
+    template<emitter W>
     void open_string(block_context<W>& ctx)
     {
         scratch_.assign(comma_);
@@ -292,7 +292,7 @@ private:
 
     // strings_read_as_json: a delimited value is held to its close, up to cap_ bytes, while it may
     // be JSON (append_json_or_string); one that cannot, or outgrows cap_, streams as a string.
-    template<class W>
+    template<emitter W>
     bool held_string(block_context<W>& ctx)
     {
         const auto m = find_marker(ctx.view(), {Delimiter}, false);
@@ -312,7 +312,7 @@ private:
         return true;
     }
 
-    template<class W>
+    template<emitter W>
     bool string(block_context<W>& ctx)
     {
         const std::string_view v = ctx.view();
@@ -329,7 +329,7 @@ private:
 
     // A value ended: its last fragment. A file tool's metadata member sets its metadata: a path
     // is text, an option the value read.
-    template<class W>
+    template<emitter W>
     void finish_value(block_context<W>& ctx, std::string_view json, std::string_view text, bool is_string)
     {
         emit(ctx, json);
@@ -341,7 +341,7 @@ private:
         ctx.call.set(key_, gemma_metadata_value(as_text, is_string ? text : json), ctx.out);
     }
 
-    template<class W>
+    template<emitter W>
     bool separator(block_context<W>& ctx)
     {
         if (!take_call_blanks(ctx))
@@ -362,7 +362,7 @@ private:
         return invalid(array ? "expected ',' or ']'" : "expected ',' or '}'");
     }
 
-    template<class W>
+    template<emitter W>
     bool close_level(block_context<W>& ctx)
     {
         ctx.take(1, byte_role::call_text);

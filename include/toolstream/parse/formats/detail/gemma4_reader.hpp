@@ -83,7 +83,7 @@ public:
         return opening_verdict::block(i);
     }
 
-    template<class W>
+    template<emitter W>
     void begin(block_context<W>& ctx)
     {
         ctx.call.begin_tool(name_, {}, {}, ctx.out);
@@ -91,7 +91,7 @@ public:
         phase_ = phase::arguments;
     }
 
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx)
     {
         switch (phase_) {
@@ -111,7 +111,7 @@ public:
 
     // What is held goes out as what it would be had no marker completed. Complete arguments END
     // `complete` (a held prefix of the closing marker is then text).
-    template<class W>
+    template<emitter W>
     void finalize(block_context<W>& ctx)
     {
         switch (phase_) {
@@ -140,7 +140,7 @@ private:
             || c == '.' || static_cast<unsigned char>(c) >= 0x80;
     }
 
-    template<class W>
+    template<emitter W>
     void end(block_context<W>& ctx, segment_status status)
     {
         const bool complete = status == segment_status::complete;
@@ -150,7 +150,7 @@ private:
     }
 
     // After the arguments: blanks (syntax), then the closing marker or text after the call.
-    template<class W>
+    template<emitter W>
     bool close(block_context<W>& ctx)
     {
         const std::string_view v = ctx.view();
@@ -168,7 +168,7 @@ private:
     }
 
     // After invalid syntax: call text up to the closing marker (markup) or the next opener.
-    template<class W>
+    template<emitter W>
     bool skip(block_context<W>& ctx)
     {
         static constexpr std::array<std::string_view, 2> markers{Markers::call_close, Markers::call_open};

@@ -76,7 +76,7 @@ inline boost::json::value gemma_metadata_value(bool as_text, std::string_view te
 }
 
 /// Takes the blanks at the front as call text; false when nothing else is there yet.
-template<class W>
+template<emitter W>
 bool take_call_blanks(block_context<W>& ctx)
 {
     const std::size_t i = skip_blanks(ctx.view(), 0);
@@ -110,7 +110,7 @@ protected:
 
     // Appends what fits of the next `n` bytes to the token (cap_ in all, whatever the chunking;
     // whole UTF-8 characters when they do not all fit).
-    template<class W>
+    template<emitter W>
     bool read_token(block_context<W>& ctx, std::size_t n)
     {
         const std::size_t room = cap_ - std::min(cap_, token_.size());

@@ -65,7 +65,7 @@ public:
         return opening_verdict::block(at + m.position + message.size());
     }
 
-    template<class W>
+    template<emitter W>
     void begin(block_context<W>& ctx)
     {
         at_start_ = false;
@@ -75,7 +75,7 @@ public:
         object_.begin(ctx.call, json_stop(call));
     }
 
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx)
     {
         if (phase_ == phase::call) {
@@ -99,7 +99,7 @@ public:
     }
 
     /// A token prefix held at the end of reasoning is reasoning.
-    template<class W>
+    template<emitter W>
     void finalize(block_context<W>& ctx)
     {
         if (phase_ == phase::reasoning) {

@@ -45,19 +45,19 @@ public:
         return opening_verdict::text(1, verdict == result::more);   // later bytes may open a call
     }
 
-    template<class W>
+    template<emitter W>
     void begin(block_context<W>&)
     {
         block_.begin(signature_.layout());
     }
 
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx)
     {
         return block_.step(ctx);
     }
 
-    template<class W>
+    template<emitter W>
     void finalize(block_context<W>&)
     {
     }

@@ -52,14 +52,14 @@ public:
         return opening_verdict::text(at);
     }
 
-    template<class W>
+    template<emitter W>
     void begin(block_context<W>&)
     {
         phase_ = phase::call;
         json_.begin(json_call_layout::single, json_stop(separator));
     }
 
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx)
     {
         if (phase_ == phase::call) {
@@ -90,7 +90,7 @@ public:
         return true;
     }
 
-    template<class W>
+    template<emitter W>
     void finalize(block_context<W>&)
     {
         phase_ = phase::done;

@@ -77,7 +77,7 @@ public:
         return i + n == w.size() ? more() : opening_verdict::text(at);
     }
 
-    template<class W>
+    template<emitter W>
     void begin(block_context<W>& ctx)
     {
         if (list_) {
@@ -88,7 +88,7 @@ public:
         object_.begin(ctx.call, json_stop(opener));
     }
 
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx)
     {
         if (list_)
@@ -100,7 +100,7 @@ public:
     }
 
     /// A prefix of `[TOOL_CALLS]` held at the end is the JSON's.
-    template<class W>
+    template<emitter W>
     void finalize(block_context<W>& ctx)
     {
         if (list_)

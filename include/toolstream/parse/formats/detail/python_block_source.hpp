@@ -13,7 +13,7 @@ namespace toolstream::detail {
 
 /// Reports `n` bytes as a call's text, in pieces the frame can hold: a file's START waits for its
 /// path, and happens at the same input byte whatever the chunking.
-template<class W>
+template<emitter W>
 void take_call_text(block_context<W>& ctx, std::size_t n)
 {
     while (n > 0) {
@@ -25,7 +25,7 @@ void take_call_text(block_context<W>& ctx, std::size_t n)
 
 /// The block's input as a python_source: a piece of decoded text is no longer than the frame can
 /// hold, and a file body's decoded text is the call's content.
-template<class W>
+template<emitter W>
 class python_block_source {
 public:
     explicit python_block_source(block_context<W>& ctx) noexcept : ctx_(ctx) {}

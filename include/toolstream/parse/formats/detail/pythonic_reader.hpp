@@ -87,13 +87,13 @@ public:
         return opening_verdict::text(at);
     }
 
-    template<class W>
+    template<emitter W>
     void begin(block_context<W>&)
     {
         phase_ = phase::call;
     }
 
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx)
     {
         switch (phase_) {
@@ -110,7 +110,7 @@ public:
     /// End of stream: inside a call, what is held is the call's (the engine ENDs it
     /// `incomplete`, or it ENDs `invalid_arguments` when its syntax had already failed); between
     /// calls it is left to be text.
-    template<class W>
+    template<emitter W>
     void finalize(block_context<W>& ctx)
     {
         if (phase_ == phase::arguments || phase_ == phase::skip)
@@ -141,7 +141,7 @@ private:
                                                               std::string_view("[")};
     static constexpr std::size_t max_metadata = 4096;
 
-    template<class W>
+    template<emitter W>
     bool start_call(block_context<W>& ctx)
     {
         const std::string_view w = ctx.view().substr(0, cap_);
@@ -157,7 +157,7 @@ private:
         return true;
     }
 
-    template<class W>
+    template<emitter W>
     bool arguments(block_context<W>& ctx)
     {
         for (;;) {
@@ -226,7 +226,7 @@ private:
         = "positional arguments are not supported (vLLM's pythonic parsers read keyword arguments only)";
 
     // Routes the value of key_; false when it failed.
-    template<class W>
+    template<emitter W>
     bool begin_value(block_context<W>& ctx)
     {
         if (!any_ && ctx.call.shape_pending())   // the first keyword shows the tool's shape
@@ -253,7 +253,7 @@ private:
     }
 
     // The JSON the value reader made goes where the value is used.
-    template<class W>
+    template<emitter W>
     void deliver(block_context<W>& ctx)
     {
         std::string& json = values_.json();
@@ -269,7 +269,7 @@ private:
     }
 
     // A file tool's path (a string) and options (booleans and numbers) go to the metadata.
-    template<class W>
+    template<emitter W>
     void finish_argument(block_context<W>& ctx)
     {
         if (use_ != use::metadata || overflow_)
@@ -282,7 +282,7 @@ private:
         value_.clear();
     }
 
-    template<class W>
+    template<emitter W>
     void end_call(block_context<W>& ctx)
     {
         take_call_text(ctx, 1);
@@ -304,7 +304,7 @@ private:
         return true;
     }
 
-    template<class W>
+    template<emitter W>
     bool skip(block_context<W>& ctx)
     {
         const auto [read, end] = skipper_.scan(ctx.view(), bracketed, bracketed ? std::string_view() : wrapper_close);
@@ -317,7 +317,7 @@ private:
     }
 
     // After a call: a separator and the next call, the list's end, or the end of the block.
-    template<class W>
+    template<emitter W>
     bool between(block_context<W>& ctx)
     {
         const std::string_view w = ctx.view().substr(0, cap_);
@@ -364,7 +364,7 @@ private:
     }
 
     // After the list of a wrapped block: blanks and the closing wrapper, if it comes.
-    template<class W>
+    template<emitter W>
     bool close(block_context<W>& ctx)
     {
         const std::string_view w = ctx.view().substr(0, cap_);

@@ -47,7 +47,7 @@ public:
         return opening_verdict::text(opening_.scanned(), verdict == result::more);
     }
 
-    template<class W>
+    template<emitter W>
     void begin(block_context<W>& ctx)
     {
         const bool call = block_->type == segment_type::tool_call;
@@ -61,7 +61,7 @@ public:
         done_ = false;
     }
 
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx)
     {
         if (body_ == body::undecided) {   // a tool_call's body: JSON streams, XML is read at the end
@@ -88,7 +88,7 @@ public:
     }
 
     /// A partial `[[SEG_END]]` is body.
-    template<class W>
+    template<emitter W>
     void finalize(block_context<W>& ctx)
     {
         ctx.take(ctx.view().size(), byte_role::content);

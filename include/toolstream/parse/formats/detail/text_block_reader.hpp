@@ -56,7 +56,7 @@ public:
             inner_.on_text(t);
     }
 
-    template<class W>
+    template<emitter W>
     void begin(block_context<W>& ctx)
     {
         if (opening_text_)
@@ -66,7 +66,7 @@ public:
     }
 
     // Text up to the close, the close included; a prefix of it at the end is held.
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx)
     {
         if (!in_text_)
@@ -81,7 +81,7 @@ public:
         return n > 0;
     }
 
-    template<class W>
+    template<emitter W>
     void finalize(block_context<W>& ctx)
     {
         if (std::exchange(in_text_, false))

@@ -251,8 +251,8 @@ namespace toolstream::detail {
 /// (`<arg name="k">v</arg>`…), or as a JSON object: their JSON goes to the writer as one
 /// fragment, as XML cannot stream as JSON (a later `<arg>` may replace an earlier one). XML that
 /// does not parse ends it `invalid_arguments`; empty content means no arguments.
-template<class Writer>
-void end_with_content_arguments(call_frame& call, Writer& out)
+template<emitter Emitter>
+void end_with_content_arguments(call_frame& call, Emitter& out)
 {
     const std::string_view body = out.content_of(call.ensure_started(out));
     const std::string_view json = skip_blanks(body);

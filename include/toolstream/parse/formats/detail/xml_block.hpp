@@ -36,7 +36,7 @@ class xml_block {
 public:
     /// Starts a block right after its opening tag (already reported). `empty`: the tag was
     /// self-closing, so the block ends at once.
-    template<class W>
+    template<emitter W>
     void begin(xml_block_kind kind, segment_type type, boost::json::object meta, bool empty, block_context<W>& ctx)
     {
         kind_ = kind;
@@ -60,7 +60,7 @@ public:
     bool done() const noexcept { return phase_ == phase::done; }
 
     /// One step over the buffer (not empty); false when it needs more input.
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx, std::size_t cap)
     {
         switch (phase_) {
@@ -85,7 +85,7 @@ public:
     /// syntax between a file or shell tool's arguments and inside a value read whole, content
     /// everywhere else (a partial `</tool>`, closing tag or end marker included). The driver
     /// then ENDs the segment `incomplete`.
-    template<class W>
+    template<emitter W>
     void finalize(block_context<W>& ctx)
     {
         take(ctx, ctx.view().size(), phase_ == phase::args || phase_ == phase::value);
@@ -98,7 +98,7 @@ private:
     enum class phase { body, section, args, value, arg_body, raw, done };
     enum class value_key { path, background, timeout };
 
-    template<class W>
+    template<emitter W>
     void finish(block_context<W>& ctx)
     {
         if (type_ == segment_type::tool_call)
@@ -108,7 +108,7 @@ private:
         phase_ = phase::done;
     }
 
-    template<class W>
+    template<emitter W>
     bool take(block_context<W>& ctx, std::size_t n, bool markup)
     {
         ctx.take(n, markup ? byte_role::markup : byte_role::content);
@@ -142,7 +142,7 @@ private:
 
     // Generic tool: everything is content but the closing </tool>, which counts only outside
     // <arg> elements (so `</tool>` inside an argument value does not end the call early).
-    template<class W>
+    template<emitter W>
     bool body(block_context<W>& ctx, std::size_t cap)
     {
         const std::string_view v = ctx.view();
@@ -170,7 +170,7 @@ private:
         return take(ctx, t.size, false);
     }
 
-    template<class W>
+    template<emitter W>
     bool section(block_context<W>& ctx)
     {
         const auto m = find_marker(ctx.view(), {section_end_});
@@ -182,7 +182,7 @@ private:
 
     // Between the arguments of a file or shell tool: all syntax, up to an <arg> this tool
     // streams or reads, or </tool>.
-    template<class W>
+    template<emitter W>
     bool args(block_context<W>& ctx, std::size_t cap)
     {
         const std::string_view v = ctx.view();
@@ -231,7 +231,7 @@ private:
 
     // A value read whole (path, run_bash options): held until its </arg>, at most `cap` bytes;
     // a longer one is not read and its bytes are syntax.
-    template<class W>
+    template<emitter W>
     bool value(block_context<W>& ctx, std::size_t cap)
     {
         static constexpr std::string_view close = "</arg>";
@@ -254,7 +254,7 @@ private:
         return false;
     }
 
-    template<class W>
+    template<emitter W>
     void set_value(std::string_view raw, block_context<W>& ctx)
     {
         if (value_ != value_key::path) {
@@ -270,7 +270,7 @@ private:
     }
 
     // Shorthand tags: raw bytes up to the closing tag.
-    template<class W>
+    template<emitter W>
     bool raw(block_context<W>& ctx)
     {
         const auto m = find_marker(ctx.view(), close_set_);

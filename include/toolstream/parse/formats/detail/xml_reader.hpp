@@ -58,20 +58,20 @@ public:
         return opening_verdict::text(t.size, t.type == tag_scan::kind::not_tag && t.size == cap_);
     }
 
-    template<class W>
+    template<emitter W>
     void begin(block_context<W>& ctx)
     {
         block_.begin(kind_, type_, std::move(meta_), empty_, ctx);
         meta_ = {};
     }
 
-    template<class W>
+    template<emitter W>
     bool step(block_context<W>& ctx)
     {
         return block_.step(ctx, cap_);
     }
 
-    template<class W>
+    template<emitter W>
     void finalize(block_context<W>& ctx)
     {
         block_.finalize(ctx);

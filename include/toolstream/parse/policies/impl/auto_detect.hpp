@@ -67,8 +67,8 @@ std::string_view auto_policy<Formats...>::format_in(std::string_view text)
 }
 
 template<class... Formats>
-template<class Writer>
-void auto_policy<Formats...>::on_content(std::string_view text, Writer& out)
+template<emitter Emitter>
+void auto_policy<Formats...>::on_content(std::string_view text, Emitter& out)
 {
     if (chosen_.index() != 0) {
         forward(text, out);
@@ -80,8 +80,8 @@ void auto_policy<Formats...>::on_content(std::string_view text, Writer& out)
 }
 
 template<class... Formats>
-template<class Writer>
-void auto_policy<Formats...>::finalize(Writer& out)
+template<emitter Emitter>
+void auto_policy<Formats...>::finalize(Emitter& out)
 {
     if (chosen_.index() == 0) {
         search(out, true);
@@ -195,8 +195,8 @@ detail::format_opening auto_policy<Formats...>::find_opening(std::string_view v,
 // Text up to the next marker; at a marker, the trials until they decide (or, `at_end`, as the
 // end of the stream leaves them).
 template<class... Formats>
-template<class Writer>
-void auto_policy<Formats...>::search(Writer& out, bool at_end)
+template<emitter Emitter>
+void auto_policy<Formats...>::search(Emitter& out, bool at_end)
 {
     while (chosen_.index() == 0 && !buf_.empty()) {
         if (skipping_ != none && !skip_text_block(out))
@@ -225,8 +225,8 @@ void auto_policy<Formats...>::search(Writer& out, bool at_end)
 }
 
 template<class... Formats>
-template<class Writer>
-void auto_policy<Formats...>::emit_text(std::string_view text, Writer& out)
+template<emitter Emitter>
+void auto_policy<Formats...>::emit_text(std::string_view text, Emitter& out)
 {
     if (text.empty())
         return;
@@ -251,8 +251,8 @@ void auto_policy<Formats...>::track_text_blocks()
 }
 
 template<class... Formats>
-template<class Writer>
-bool auto_policy<Formats...>::skip_text_block(Writer& out)
+template<emitter Emitter>
+bool auto_policy<Formats...>::skip_text_block(Emitter& out)
 {
     bool closed = false;
     detail::for_each_index(std::index_sequence_for<Formats...>{}, [&](auto i) {
@@ -346,8 +346,8 @@ std::size_t auto_policy<Formats...>::decide(bool final)
 }
 
 template<class... Formats>
-template<class Writer>
-void auto_policy<Formats...>::commit(std::size_t format, Writer& out)
+template<emitter Emitter>
+void auto_policy<Formats...>::commit(std::size_t format, Emitter& out)
 {
     detail::for_each_index(std::index_sequence_for<Formats...>{}, [&](auto i) {
         using P = std::variant_alternative_t<i + 1, decltype(chosen_)>;
@@ -366,14 +366,14 @@ void auto_policy<Formats...>::commit(std::size_t format, Writer& out)
 }
 
 template<class... Formats>
-template<class Writer>
-void auto_policy<Formats...>::forward(std::string_view text, Writer& out)
+template<emitter Emitter>
+void auto_policy<Formats...>::forward(std::string_view text, Emitter& out)
 {
     // A table indexed by chosen_.index(), not std::visit: this runs on every chunk after the
     // choice, and the table's one indirect call is all auto adds to the chosen format's cost.
-    using forward_fn = void (*)(decltype(chosen_)&, std::string_view, Writer&);
+    using forward_fn = void (*)(decltype(chosen_)&, std::string_view, Emitter&);
     static constexpr auto table = []<std::size_t... I>(std::index_sequence<I...>) {
-        return std::array<forward_fn, sizeof...(I)>{+[](decltype(chosen_)& chosen, std::string_view t, Writer& w) {
+        return std::array<forward_fn, sizeof...(I)>{+[](decltype(chosen_)& chosen, std::string_view t, Emitter& w) {
             if constexpr (I != 0)
                 std::get_if<I>(&chosen)->on_content(t, w);
         }...};

@@ -7,8 +7,8 @@
 
 namespace toolstream {
 
-template<class Writer>
-void structured::on_content(std::string_view s, Writer& w)
+template<emitter Emitter>
+void structured::on_content(std::string_view s, Emitter& w)
 {
     // The response object's bytes, before the text decoded from them, are consumed markup.
     std::size_t marked = 0;
@@ -81,8 +81,8 @@ void structured::on_content(std::string_view s, Writer& w)
     mark(s.size());
 }
 
-template<class Writer>
-std::size_t structured::value_bytes(std::string_view s, std::size_t i, Writer& w)
+template<emitter Emitter>
+std::size_t structured::value_bytes(std::string_view s, std::size_t i, Emitter& w)
 {
     std::size_t j = i;
     bool done = false;
@@ -124,8 +124,8 @@ std::size_t structured::value_bytes(std::string_view s, std::size_t i, Writer& w
     return j;
 }
 
-template<class Writer>
-bool structured::structural(char c, Writer& w)
+template<emitter Emitter>
+bool structured::structural(char c, Emitter& w)
 {
     if (detail::is_blank(c))
         return true;
@@ -177,8 +177,8 @@ bool structured::structural(char c, Writer& w)
     return false;
 }
 
-template<class Writer>
-bool structured::begin_value(char c, Writer& w)
+template<emitter Emitter>
+bool structured::begin_value(char c, Emitter& w)
 {
     const bool top = place_ == place::response;
     if (top && c == '"' && key_ == options_.content_key) {
@@ -211,8 +211,8 @@ bool structured::begin_value(char c, Writer& w)
     return false;   // value_bytes() reads the value from this byte on, with what follows it
 }
 
-template<class Writer>
-void structured::close_object(Writer& w)
+template<emitter Emitter>
+void structured::close_object(Emitter& w)
 {
     if (place_ == place::response) {
         expect_ = expect::after;
@@ -235,8 +235,8 @@ void structured::close_object(Writer& w)
     call_ready(w);
 }
 
-template<class Writer>
-void structured::call_ready(Writer& w)
+template<emitter Emitter>
+void structured::call_ready(Emitter& w)
 {
     if (call_ && name_done_ && arguments_done_ && !call_ended_) {
         w.end(*call_);
@@ -244,8 +244,8 @@ void structured::call_ready(Writer& w)
     }
 }
 
-template<class Writer>
-void structured::finalize(Writer& w)
+template<emitter Emitter>
+void structured::finalize(Emitter& w)
 {
     if (call_ && !call_ended_) {
         w.end(*call_, segment_status::incomplete, "the stream ended inside the tool call");
