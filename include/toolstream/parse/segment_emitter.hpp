@@ -60,8 +60,9 @@ struct emitter_options {
 /// arguments are the metadata members of the tool_syntax row (`path`), without the body key.
 ///
 /// END of a tool segment that its policy ends `complete` parses the joined fragments (no
-/// fragments, or only whitespace, stand for `{}`, as a native call's `"arguments":""` does); JSON that is not an object, or a file/shell tool without its required field,
-/// makes it `invalid_arguments`. The parsed object is the END event's `arguments` (and, for
+/// fragments, or only whitespace, stand for `{}`, as a native call's `"arguments":""` does);
+/// JSON that is not an object, or a file/shell tool without its required field, makes it
+/// `invalid_arguments`. The parsed object is the END event's `arguments` (and, for
 /// tool_call segments, metadata `arguments`, as AutoByteus's segment events carry it).
 template<class Target>
 class segment_emitter {

@@ -165,7 +165,10 @@ private:
         bool free_form = false;        // a custom tool's input: text, not JSON
     };
 
-    static bool is_client_call(std::string_view t) { return t == "function_call" || t == "custom_tool_call"; }
+    static bool is_client_call(std::string_view item_type)
+    {
+        return item_type == "function_call" || item_type == "custom_tool_call";
+    }
 
     template<class Emit>
     error_code send_text(std::string& field, std::string_view delta, Emit& emit)

@@ -27,24 +27,7 @@
 
 namespace toolstream::detail {
 
-/// Reads the blocks of a marker format `T` (see marker_format in format_traits.hpp). A block
-/// is one call, or a section of calls (between calls only whitespace, which is syntax; anything
-/// else ends the section and is text). A call:
-/// - `markup_markers` outside calls are consumed as markup, opening nothing;
-/// - opens at `call_open` (or one of `other_calls`, which brings its own closing marker); with a
-///   `header_end`, the bytes up to it (within the hold cap) are the header, which must give a
-///   tool name; without one, the first non-blank byte must start the arguments (`{` for the JSON
-///   kinds; for a json_call array `[`, then after blanks `{` or `]`): else the opener is text.
-///   With `bare_array_at_start`, a `[` that is the output's first non-blank byte opens an array
-///   the same way;
-/// - json_call objects are read by json_call_objects: in an array or a sequence each call ENDs
-///   where its object closes, and the list's end (or a byte that is not part of it) comes before
-///   the closing marker;
-/// - a header's name picks the segment (a file tool streams its decoded body); a `json_call`
-///   object's name does so when it comes before the arguments;
-/// - ENDs after `call_close` (blanks before it are syntax), or where the arguments end without
-///   one: `complete` when they are, also if the stream ends before `call_close` (a stop sequence
-///   took it); JSON left unclosed ENDs `invalid_arguments` at the marker after it (json_stop).
+/// Reads the blocks of a marker format `T`, as marker_format (format_traits.hpp) states them.
 template<class T>
 class marker_calls {
     static_assert(marker_traits_checked<T>());

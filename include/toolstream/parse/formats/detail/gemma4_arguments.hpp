@@ -90,7 +90,10 @@ public:
 private:
     enum class phase { key, bare_key, quoted_key, colon, value, string, held_string, scalar, separator };
     enum class use { argument, body, metadata, ignored };   // what a value's text is for
-    struct level { bool array, any; };   // an array; an element or member was written
+    struct level {
+        bool array;   // an array, else an object
+        bool any;     // an element or member was written
+    };
     static constexpr std::size_t max_depth = 64;
     static constexpr std::size_t max_metadata = 4096;
     // Bytes that end a bare key or scalar (`<` may start a marker).
