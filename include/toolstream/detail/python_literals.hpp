@@ -4,6 +4,7 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/literal_words.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -152,13 +153,10 @@ inline python_token python_scalar(std::string_view v, std::size_t cap, bool is_s
     }
     if (is_signed)
         return {kind::failed, 0, "a sign applies to numbers only"};
-    static constexpr std::string_view words[][2] = {{"True", "true"}, {"true", "true"}, {"False", "false"},
-                                                    {"false", "false"}, {"None", "null"}, {"null", "null"}};
-    for (const auto& w : words)
-        if (word == w[0]) {
-            json += w[1];
-            return {kind::scalar, n, {}};
-        }
+    if (const std::string_view literal = json_literal_of(word, json_words | python_words); !literal.empty()) {
+        json += literal;
+        return {kind::scalar, n, {}};
+    }
     return {kind::failed, 0, "'" + std::string(word) + "' is not a literal (tool call arguments must be literals)"};
 }
 

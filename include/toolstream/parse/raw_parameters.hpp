@@ -28,6 +28,7 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/literal_words.hpp>
 #include <toolstream/detail/parse_json.hpp>
 #include <toolstream/detail/python_text.hpp>
 
@@ -243,8 +244,8 @@ inline boost::json::value convert_raw_as(raw_kind kind, std::string_view t)
     case raw_kind::integer: return parse_raw_integer(t);
     case raw_kind::number: return parse_raw_number(t);
     case raw_kind::boolean:
-        if (iequals_ascii(t, "true") || iequals_ascii(t, "false"))
-            return iequals_ascii(t, "true");
+        if (const std::string_view literal = json_literal_of(t, json_words, letter_case::any); literal != "null" && !literal.empty())
+            return literal == "true";
         return nullptr;
     case raw_kind::object:
     case raw_kind::array: {
@@ -277,7 +278,8 @@ inline boost::json::value convert_raw_parameter(const boost::json::value* proper
     // `null` is null where the type admits it, and for every type without a string member
     // (trimmed there: a string member's text is as written).
     const std::string_view word = string_member ? raw : t;
-    if ((type.nullable || !string_member) && (detail::iequals_ascii(word, "null") || detail::iequals_ascii(word, "none")))
+    if ((type.nullable || !string_member)
+        && detail::json_literal_of(word, detail::json_words | detail::python_words, detail::letter_case::any) == "null")
         return nullptr;
     for (std::size_t i = 0; i < type.count; ++i)
         if (type.members[i] != raw_kind::string)

@@ -4,6 +4,7 @@
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/literal_words.hpp>
 #include <toolstream/detail/parse_json.hpp>
 #include <toolstream/detail/utf8.hpp>
 #include <toolstream/error.hpp>
@@ -35,7 +36,7 @@ inline void append_gemma_scalar(std::string& json, std::string_view s)
     const boost::json::value v = parse_json(s, ec);
     if (!ec && (v.is_number() || v.is_bool()))
         json += s;
-    else if (iequals_ascii(s, "null") || iequals_ascii(s, "none") || iequals_ascii(s, "nil"))
+    else if (json_literal_of(s, json_words | python_words | nil_word, letter_case::any) == "null")
         json += "null";
     else
         append_json_string(json, s);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/literal_words.hpp>
 #include <toolstream/parse/engine/detail/marker_scanner.hpp>
 #include <toolstream/parse/formats/detail/xml_arguments.hpp>
 
@@ -147,12 +148,10 @@ inline std::string xml_value(std::string_view raw)
 inline void set_shell_option(std::string_view key, std::string_view raw, boost::json::object& meta)
 {
     const std::string value = xml_value(raw);
-    const auto is = [&](std::string_view word) { return iequals_ascii(value, word); };
     if (iequals_ascii(key, "background")) {
-        if (is("true") || is("1") || is("yes"))
-            meta["background"] = true;
-        else if (is("false") || is("0") || is("no"))
-            meta["background"] = false;
+        const std::string_view literal = json_literal_of(value, json_words | yes_no_words | digit_words, letter_case::any);
+        if (literal == "true" || literal == "false")
+            meta["background"] = literal == "true";
         else
             meta["background"] = value;
         return;
