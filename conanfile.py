@@ -18,7 +18,7 @@ class ToolstreamConan(ConanFile):
     package_type = "header-library"
     settings = "os", "arch", "compiler", "build_type"
     # CMake writes the package config (toolstream-config*.cmake), so the build runs CMake.
-    exports_sources = "CMakeLists.txt", "cmake/*", "include/*", "LICENSE"
+    exports_sources = "CMakeLists.txt", "cmake/*", "include/*", "src/*", "LICENSE"
     no_copy_source = True
 
     def set_version(self):

@@ -3,10 +3,11 @@
 #   floor             benchmarks/compile/floor.cpp: only Boost.JSON, a SAX handler and a DOM parse
 #   usage             examples/usage.cpp: the README example (openai_chat + api_tool_call + callback_sink)
 #   runtime           benchmarks/compile/runtime.cpp: the umbrella and a runtime_pipeline writing
-#                     OpenAI SSE, header-only (every policy and provider compiled in this TU)
-#   runtime_separate  the same TU with TOOLSTREAM_SEPARATE_RUNTIME: its pipeline declared extern,
-#                     instantiated once in another TU (README "Keeping compile times small")
-#   runtime_object    that other TU, compiled once per program (not a per-TU cost)
+#                     OpenAI SSE, as written, no macro (its pipelines are in runtime_object)
+#   runtime_object    the run-time path's one TU (src/runtime_pipeline.cpp, CMake's toolstream::runtime):
+#                     every provider and policy, compiled once per program (not a per-TU cost)
+#   replay, gateway   the programs' own TUs (programs/replay/replay.cpp, programs/gateway/gateway.cpp);
+#                     each program is its TU and runtime_object
 #
 #   benchmarks/compile_time.sh [--json] [--runs N] [--opt -O2] [--tus "floor usage runtime"]
 #
@@ -36,19 +37,24 @@ cxx=${CXX:-g++}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-names=("${tus[@]:-floor usage runtime runtime_separate runtime_object}")
+names=("${tus[@]:-floor usage runtime runtime_object replay gateway}")
 [[ ${#names[@]} == 1 ]] && read -r -a names <<< "${names[0]}"
 declare -A source extra
 source[floor]=benchmarks/compile/floor.cpp
 source[usage]=examples/usage.cpp
 source[runtime]=benchmarks/compile/runtime.cpp
-source[runtime_separate]=benchmarks/compile/runtime.cpp
-source[runtime_object]=benchmarks/compile/runtime_object.cpp
+source[runtime_object]=src/runtime_pipeline.cpp
+source[replay]=programs/replay/replay.cpp
+source[gateway]=programs/gateway/gateway.cpp
+# The programs include the live viewer's page, which their build embeds as a header.
+cmake -DIN="$root/programs/viewer/viewer.html" -DSCRIPT="$root/programs/viewer/viewer.js" \
+      -DOUT="$work/viewer_page.hpp" -P "$root/programs/viewer/embed.cmake"
 extra[floor]=""
 extra[usage]=""
 extra[runtime]=""
-extra[runtime_separate]=-DTOOLSTREAM_SEPARATE_RUNTIME
 extra[runtime_object]=""
+extra[replay]="-I$root/programs/viewer -I$work"
+extra[gateway]="-I$root/programs/viewer -I$work"
 
 declare -A cpus walls rsss
 for ((i = 0; i < runs; ++i)); do

@@ -1,3 +1,4 @@
-// The prebuilt runtime object: compile this file once into a program whose other TUs define
-// TOOLSTREAM_SEPARATE_RUNTIME (README "Keeping compile times small").
+// The run-time path's one translation unit: every registered provider and policy compiled once,
+// for all the runtime_pipelines of the program that compiles this file (CMake's toolstream::runtime
+// adds it to each target that links it). See README "Keeping compile times small".
 #include <toolstream/runtime/runtime_pipeline_src.hpp>

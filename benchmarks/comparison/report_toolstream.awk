@@ -127,18 +127,20 @@ END {
 
     # ---- compile time
     c_cpu = json_num(compile_json, "usage_cpu_s"); c_wall = json_num(compile_json, "usage_wall_s"); c_floor = json_num(compile_json, "floor_cpu_s")
-    c_x = json_num(compile_json, "usage_x_floor"); c_rx = json_num(compile_json, "runtime_separate_x_floor"); c_rmb = json_num(compile_json, "runtime_separate_rss_mb")
+    c_x = json_num(compile_json, "usage_x_floor"); c_rx = json_num(compile_json, "runtime_x_floor"); c_rmb = json_num(compile_json, "runtime_rss_mb")
     print "## Compile time"
     print ""
     print "`benchmarks/compile_time.sh`, `g++ -std=c++20 -O2 -c`, median of " json_num(compile_json, "runs") " runs, each TU against the floor"
     print "compiled in the same run (a TU that only parses with Boost.JSON: a SAX handler and a DOM parse)."
-    print "`runtime` is the umbrella plus a `runtime_pipeline` writing OpenAI SSE, header-only; `runtime_separate`"
-    print "the same TU with the pipeline instantiated once elsewhere (`runtime_object`, README \"Keeping compile times small\")."
+    print "`runtime` is the umbrella plus a `runtime_pipeline` writing OpenAI SSE, as written (no macro);"
+    print "`runtime_object` the run-time path's one TU (`src/runtime_pipeline.cpp`, CMake's `toolstream::runtime`),"
+    print "compiled once per program; `replay` and `gateway` the programs' own TUs (each program is its TU and"
+    print "`runtime_object`)."
     print ""
     print "| TU | CPU s | × floor | compiler MB | preprocessed lines |"
     print "|---|---|---|---|---|"
-    split("floor usage runtime runtime_separate runtime_object", c_tus, " ")
-    for (j = 1; j <= 5; ++j)
+    c_count = split("floor usage runtime runtime_object replay gateway", c_tus, " ")
+    for (j = 1; j <= c_count; ++j)
         print "| " c_tus[j] " | " json_num(compile_json, c_tus[j] "_cpu_s") " | " json_num(compile_json, c_tus[j] "_x_floor") " | " json_num(compile_json, c_tus[j] "_rss_mb") " | " commas(json_num(compile_json, c_tus[j] "_preprocessed_lines")) " |"
     print ""
 

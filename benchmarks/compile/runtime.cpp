@@ -1,17 +1,12 @@
 // benchmarks/compile_time.sh's runtime TU: the umbrella header and a runtime_pipeline (provider
-// and policy named at run time) writing OpenAI Chat Completions SSE to stdout. compile_time.sh
-// compiles it twice: as it is (header-only), and with TOOLSTREAM_SEPARATE_RUNTIME, as a TU of a
-// program that instantiates its pipeline once, in runtime_object.cpp.
+// and policy named at run time) writing OpenAI Chat Completions SSE to stdout, as a program's
+// natural TU is written. Its pipelines are compiled once per program, in runtime_object.cpp.
 #include "stdout_bytes.hpp"
 
 #include <toolstream.hpp>
 
 #include <iostream>
 #include <string>
-
-#if defined(TOOLSTREAM_SEPARATE_RUNTIME)
-TOOLSTREAM_EXTERN_RUNTIME_PIPELINE(stdout_sse);
-#endif
 
 int main(int argc, char** argv)
 {

@@ -13,6 +13,7 @@
 #include "upstream_request.hpp"
 
 #include <toolstream/parse/raw_parameters.hpp>
+#include <toolstream/runtime/registry.hpp>
 #include <toolstream/runtime/runtime_pipeline.hpp>
 
 #include <boost/asio.hpp>

@@ -8,6 +8,7 @@
 
 #include <toolstream/handler/handler.hpp>
 #include <toolstream/runtime/runtime_pipeline.hpp>
+#include <toolstream/runtime/runtime_policy.hpp>
 #include <toolstream/sinks.hpp>
 #include <toolstream/version.hpp>
 #include <toolstream/writers/anthropic_messages.hpp>

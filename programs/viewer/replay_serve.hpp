@@ -14,6 +14,7 @@
 
 #include <toolstream/handler/handler.hpp>
 #include <toolstream/runtime/runtime_pipeline.hpp>
+#include <toolstream/runtime/runtime_policy.hpp>
 #include <toolstream/writers/viewer_feed.hpp>
 
 #include <boost/asio.hpp>

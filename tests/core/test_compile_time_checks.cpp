@@ -5,6 +5,7 @@
 #include <toolstream/parse/formats/hermes.hpp>
 #include <toolstream/parse/formats/xml.hpp>
 #include <toolstream/pipeline/text_pipeline.hpp>
+#include <toolstream/runtime/registry.hpp>
 #include <toolstream/runtime/runtime_pipeline.hpp>
 #include <toolstream/sinks.hpp>
 

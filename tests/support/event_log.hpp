@@ -61,9 +61,3 @@ struct event_log {
 };
 
 } // namespace toolstream::test
-
-#if defined(TOOLSTREAM_SEPARATE_RUNTIME)
-#include <toolstream/runtime/runtime_pipeline.hpp>
-// Several test files run it; support/event_log_pipeline.cpp compiles it once.
-TOOLSTREAM_EXTERN_RUNTIME_PIPELINE(::toolstream::test::event_log);
-#endif

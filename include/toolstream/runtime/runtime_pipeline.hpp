@@ -1,40 +1,68 @@
-// Choosing the provider and the parser policy at run time, by name, through std::variant.
+// Choosing the provider and the parser policy at run time, by name. The pipelines behind the names
+// (every provider and every policy) are compiled once per program, in the translation unit that
+// includes <toolstream/runtime/runtime_pipeline_src.hpp>, whatever sinks the program uses.
 #pragma once
 
+#include <toolstream/concepts.hpp>
+#include <toolstream/error.hpp>
+#include <toolstream/parse/raw_parameters.hpp>
 #include <toolstream/pipeline/pipeline.hpp>
-#include <toolstream/pipeline/text_pipeline.hpp>
-#include <toolstream/runtime/registry.hpp>
-#include <toolstream/runtime/runtime_policy.hpp>
+#include <toolstream/runtime/detail/erased_sink.hpp>
+#include <toolstream/sinks.hpp>
+#include <toolstream/stream_summary.hpp>
+#include <toolstream/transport/wire_event.hpp>
 
-#include <array>
 #include <memory>
 #include <optional>
-#include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 #include <vector>
 
 namespace toolstream {
 
 namespace detail {
-template<class List, class Sink>
-struct pipeline_variant_of;
-template<class... P, class Sink>
-struct pipeline_variant_of<type_list<P...>, Sink> {
-    // The registered providers in order, then plain text (text_pipeline.hpp).
-    using type = std::variant<pipeline<P, runtime_policy, Sink>..., text_pipeline<runtime_policy, Sink>>;
+
+/// The run-time path, compiled once: a std::variant of pipeline<P, runtime_policy, erased_sink>
+/// over the registered providers and plain text, each driving a runtime_policy (a std::variant of
+/// the registered policies). Its members are defined in runtime_pipeline_src.hpp, not here, so
+/// that no translation unit but that one compiles a policy for it.
+class erased_pipeline {
+public:
+    /// See runtime_pipeline::create().
+    static result<erased_pipeline> create(std::string_view provider, std::string_view parser, erased_sink sink,
+                                          pipeline_options options, std::string_view reasoning_parser,
+                                          std::shared_ptr<const tool_schemas> schemas,
+                                          std::optional<bool> thinking_open);
+
+    erased_pipeline(erased_pipeline&&) noexcept;
+    erased_pipeline& operator=(erased_pipeline&&) noexcept;
+    ~erased_pipeline();
+
+    error_code write(std::string_view bytes);
+    error_code finish();
+    stream_summary summary() const;
+    std::vector<std::string_view> formats();
+    std::string_view provider_name() const noexcept;
+    framing wire_framing() const noexcept;
+
+private:
+    struct state;
+    explicit erased_pipeline(std::unique_ptr<state> s) noexcept;
+
+    std::unique_ptr<state> state_;
 };
+
 } // namespace detail
 
-/// A pipeline whose provider and policy are named at run time. Each alternative is a fully
-/// compile-time pipeline; the variant adds one dispatch per write(), none per event.
+/// A pipeline whose provider and policy are named at run time, delivering to `Sink`. What it runs
+/// is one of the compile-time pipelines (pipeline<P, runtime_policy, …>, text_pipeline), chosen
+/// by name; the choice adds one dispatch per write(), and the sink is reached through one call
+/// through a table per event. Link the run-time path once: CMake's toolstream::runtime target,
+/// or `#include <toolstream/runtime/runtime_pipeline_src.hpp>` in one .cpp of the program.
 template<event_sink Sink = recording_sink>
 class runtime_pipeline {
 public:
-    using variant_type = typename detail::pipeline_variant_of<registered_providers, Sink>::type;
-
-    /// A registered provider and policy by name (see registry.hpp), or "text" (text_provider_name)
+    /// A registered provider and policy by name (registry.hpp), or "text" (text_provider_name)
     /// for plain model text through the policy (text_pipeline); error::unknown_provider or
     /// error::unknown_parser for names nobody has.
     /// `reasoning_parser` names a reasoning parser in front of the policy (empty: none);
@@ -43,135 +71,37 @@ public:
                                                             Sink sink = {}, pipeline_options options = {},
                                                             std::string_view reasoning_parser = {},
                                                             std::shared_ptr<const tool_schemas> schemas = nullptr,
-                                                            std::optional<bool> thinking_open = {});
-
-    ~runtime_pipeline();
-
-    error_code write(std::string_view bytes);
-    error_code finish();
-    stream_summary summary() const;
-    Sink& sink();
-    /// The format each choice's text was read in (runtime_policy::format()), by choice index.
-    std::vector<std::string_view> formats();
-    std::string_view provider_name() const noexcept
+                                                            std::optional<bool> thinking_open = {})
     {
-        return is_text() ? text_provider_name : provider_names[pipeline_.index()];
-    }
-    /// framing::text for plain text.
-    framing wire_framing() const noexcept
-    {
-        return is_text() ? framing::text : provider_framings[pipeline_.index()];
-    }
-
-private:
-    static constexpr std::size_t text_index = provider_names.size();
-    bool is_text() const noexcept { return pipeline_.index() == text_index; }
-
-    // What make_policy() builds each policy from.
-    struct policy_request {
-        std::string parser;
-        std::string reasoning;
-        std::shared_ptr<const tool_schemas> schemas;
-        std::optional<bool> thinking_open;
-    };
-
-    template<std::size_t I>
-    runtime_pipeline(std::in_place_index_t<I> which, const policy_request& request, Sink sink, pipeline_options options)
-        : pipeline_(which, std::move(sink), std::move(options),
-                    [request] { return make_policy(request.parser, request.reasoning, request.schemas, request.thinking_open).value(); })
-    {
-    }
-
-    template<std::size_t... I>
-    static result<std::unique_ptr<runtime_pipeline>> create_at(std::string_view provider, const policy_request& request,
-                                                               Sink sink, pipeline_options options,
-                                                               std::index_sequence<I...>)
-    {
-        std::unique_ptr<runtime_pipeline> made;
-        ((provider == provider_names[I]
-              ? void(made.reset(new runtime_pipeline(std::in_place_index<I>, request, std::move(sink), std::move(options))))
-              : void()),
-         ...);
-        if (provider == text_provider_name)
-            made.reset(new runtime_pipeline(std::in_place_index<text_index>, request, std::move(sink), std::move(options)));
-        if (!made)
-            return error::unknown_provider;
+        // Made first, so that the erased sink refers to the sink's place for good.
+        std::unique_ptr<runtime_pipeline> made(new runtime_pipeline(std::move(sink)));
+        auto running = detail::erased_pipeline::create(provider, parser, detail::erased_sink(made->sink_),
+                                                       std::move(options), reasoning_parser, std::move(schemas),
+                                                       thinking_open);
+        if (!running)
+            return running.error();
+        made->running_.emplace(std::move(*running));
         return made;
     }
 
-    variant_type pipeline_;
+    runtime_pipeline(const runtime_pipeline&) = delete;
+    runtime_pipeline& operator=(const runtime_pipeline&) = delete;
+
+    error_code write(std::string_view bytes) { return running_->write(bytes); }
+    error_code finish() { return running_->finish(); }
+    stream_summary summary() const { return running_->summary(); }
+    Sink& sink() noexcept { return sink_; }
+    /// The format each choice's text was read in (runtime_policy::format()), by choice index.
+    std::vector<std::string_view> formats() { return running_->formats(); }
+    std::string_view provider_name() const noexcept { return running_->provider_name(); }
+    /// framing::text for plain text.
+    framing wire_framing() const noexcept { return running_->wire_framing(); }
+
+private:
+    explicit runtime_pipeline(Sink sink) : sink_(std::move(sink)) {}
+
+    Sink sink_;
+    std::optional<detail::erased_pipeline> running_;
 };
 
-// The members that reach the pipelines are defined here, out of the class and not inline, so that
-// an explicit instantiation declaration (TOOLSTREAM_EXTERN_RUNTIME_PIPELINE, below) keeps every
-// policy's code out of the TUs that declare it: an inline member would still be instantiated
-// there for the optimiser.
-
-template<event_sink Sink>
-auto runtime_pipeline<Sink>::create(std::string_view provider, std::string_view parser, Sink sink,
-                                    pipeline_options options, std::string_view reasoning_parser,
-                                    std::shared_ptr<const tool_schemas> schemas, std::optional<bool> thinking_open)
-    -> result<std::unique_ptr<runtime_pipeline>>
-{
-    if (auto probe = make_policy(parser, reasoning_parser); !probe)
-        return probe.error();
-    const policy_request request{std::string(parser), std::string(reasoning_parser), std::move(schemas), thinking_open};
-    return create_at(provider, request, std::move(sink), std::move(options),
-                     std::make_index_sequence<provider_names.size()>{});
-}
-
-template<event_sink Sink>
-runtime_pipeline<Sink>::~runtime_pipeline() = default;
-
-template<event_sink Sink>
-error_code runtime_pipeline<Sink>::write(std::string_view bytes)
-{
-    return std::visit([&](auto& p) { return p.write(bytes); }, pipeline_);
-}
-
-template<event_sink Sink>
-error_code runtime_pipeline<Sink>::finish()
-{
-    return std::visit([](auto& p) { return p.finish(); }, pipeline_);
-}
-
-template<event_sink Sink>
-stream_summary runtime_pipeline<Sink>::summary() const
-{
-    return std::visit([](const auto& p) { return p.summary(); }, pipeline_);
-}
-
-template<event_sink Sink>
-std::vector<std::string_view> runtime_pipeline<Sink>::formats()
-{
-    return std::visit(
-        [](auto& p) {
-            std::vector<std::string_view> out;
-            for (std::size_t i = 0; i < p.choice_count(); ++i)
-                out.push_back(p.choice(i).policy().format());
-            return out;
-        },
-        pipeline_);
-}
-
-template<event_sink Sink>
-Sink& runtime_pipeline<Sink>::sink()
-{
-    return std::visit([](auto& p) -> Sink& { return p.sink(); }, pipeline_);
-}
-
 } // namespace toolstream
-
-/// Compile a runtime_pipeline once, not in every TU that uses it (docs/compile_time.md):
-/// `TOOLSTREAM_EXTERN_RUNTIME_PIPELINE(MySink);` where MySink is declared (a header of yours)
-/// says another TU instantiates it; `TOOLSTREAM_INSTANTIATE_RUNTIME_PIPELINE(MySink);` in one
-/// .cpp does. The TUs that only declare it compile none of the policies' code.
-#define TOOLSTREAM_EXTERN_RUNTIME_PIPELINE(...) extern template class ::toolstream::runtime_pipeline<__VA_ARGS__>
-#define TOOLSTREAM_INSTANTIATE_RUNTIME_PIPELINE(...) template class ::toolstream::runtime_pipeline<__VA_ARGS__>
-
-// Opt-in: the program links the prebuilt runtime object (toolstream/runtime/runtime_pipeline_src.hpp
-// compiled once) for the default sink: runtime_pipeline<> here, handler<runtime_policy> in
-// runtime/runtime_policy.hpp.
-#if defined(TOOLSTREAM_SEPARATE_RUNTIME)
-TOOLSTREAM_EXTERN_RUNTIME_PIPELINE(::toolstream::recording_sink);
-#endif

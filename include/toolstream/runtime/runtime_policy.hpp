@@ -246,8 +246,8 @@ static_assert(parser_policy<runtime_policy>);
 
 } // namespace toolstream
 
-// Opt-in (runtime_pipeline.hpp): handler<runtime_policy> with the default sink comes from the
-// prebuilt runtime object, toolstream/runtime/runtime_pipeline_src.hpp compiled once.
+// Opt-in: with TOOLSTREAM_SEPARATE_RUNTIME defined in every TU, handler<runtime_policy> with the
+// default sink comes from the run-time path's one TU (runtime_pipeline_src.hpp), compiled once.
 #if defined(TOOLSTREAM_SEPARATE_RUNTIME)
 #include <toolstream/handler/handler.hpp>
 #include <toolstream/sinks.hpp>
