@@ -1,6 +1,7 @@
 // The one sink type the run-time path is compiled for: any event_sink, reached through a table of
-// function pointers (no virtual). runtime_pipeline<Sink> hands its sink over as an erased_sink, so
-// the pipelines of every provider and policy are compiled once, whatever the sinks of a program.
+// function pointers made at compile time for its type. runtime_pipeline<Sink> hands its sink over
+// as an erased_sink, so the pipelines of every provider and policy are compiled once, whatever the
+// sinks of a program.
 #pragma once
 
 #include <toolstream/concepts.hpp>
