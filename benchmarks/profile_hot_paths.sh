@@ -40,7 +40,7 @@ for p in xml json sentinel passthrough; do
     profile "${p}_chunk16" toolstream_bench_policies "policy/$p/chunk:16"
 done
 # Model-native formats: JSON in markers (hermes), XML-like parameters (qwen3_coder), harmony.
-for f in hermes qwen3_coder openai; do
+for f in hermes qwen3_coder harmony; do
     for c in 1 16 4096; do
         profile "format_${f}_chunk$c" toolstream_bench_formats "format/$f/size:65536/chunk:$c"
     done

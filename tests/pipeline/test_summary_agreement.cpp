@@ -56,7 +56,7 @@ TEST_CASE("summary: every policy's calls are reported with the invocation's argu
     for (auto name : policy_names) {
         // The native call, and the text call written in the policy's own format, if it has one here.
         // (`auto` settles on the first of them, the xml call, and reads it.)
-        const bool reads_text = name == "xml" || name == "json" || name == "sentinel" || name == "auto";
+        const bool reads_text = name == "xml" || name == "json_calls" || name == "sentinel" || name == "auto";
         expected += reads_text ? 2 : 1;
         auto made = runtime_pipeline<test::event_log>::create("openai_chat", name);
         REQUIRE(made.has_value());

@@ -8,6 +8,8 @@
 
 #include <cstdlib>
 #include <string>
+#include <string_view>
+#include <utility>
 
 namespace test_runtime_policy {
 
@@ -66,10 +68,29 @@ struct scoped_env {
 TEST_CASE("runtime_policy: each name behaves as its policy type, at every chunking", "[runtime]")
 {
     check_same_as_static<xml>("xml");
-    check_same_as_static<toolstream::json_calls>("json");
+    check_same_as_static<toolstream::json_calls>("json_calls");
+    check_same_as_static<toolstream::json_calls>("json");   // an alias
     check_same_as_static<sentinel>("sentinel");
     check_same_as_static<api_tool_call>("passthrough");   // an alias
     check_same_as_static<api_tool_call>("api_tool_call");
+}
+
+TEST_CASE("registry: a policy's name is its type's; the other names it answers to are aliases", "[runtime]")
+{
+    STATIC_REQUIRE(toolstream::json_calls::name == "json_calls");
+    STATIC_REQUIRE(mistral_calls::name == "mistral_calls");
+    STATIC_REQUIRE(harmony::name == "harmony");
+    STATIC_REQUIRE(granite_20b_fc::name == "granite_20b_fc");
+    const std::pair<std::string_view, std::string_view> aliases[] = {
+        {"json", "json_calls"}, {"mistral", "mistral_calls"}, {"openai", "harmony"}, {"granite-20b-fc", "granite_20b_fc"}};
+    for (const auto& [alias, name] : aliases) {
+        INFO(alias);
+        CHECK(canonical_policy_name(alias) == name);
+        CHECK(make_policy(alias).value().name() == name);
+    }
+    for (const auto& [alias, name] : policy_aliases)   // no alias hides a name or names an alias
+        CHECK((detail::index_of(policy_names, alias) == policy_names.size()
+               && detail::index_of(policy_names, name) < policy_names.size()));
 }
 
 TEST_CASE("runtime_policy: each text format is found only by its policy", "[runtime]")

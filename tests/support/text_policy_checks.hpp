@@ -1,4 +1,4 @@
-// Test support shared by the text policies (xml, json, sentinel and every text format): chunk
+// Test support shared by the text policies (xml, json_calls, sentinel and every text format): chunk
 // invariance and byte conservation, each checked over many chunkings of one input, and on every
 // run the argument-fragment contract (support/argument_contract.hpp).
 #pragma once

@@ -35,7 +35,7 @@
 #include <toolstream/parse/formats/longcat.hpp>
 #include <toolstream/parse/formats/minimax.hpp>
 #include <toolstream/parse/formats/minimax_m2.hpp>
-#include <toolstream/parse/formats/mistral.hpp>
+#include <toolstream/parse/formats/mistral_calls.hpp>
 #include <toolstream/parse/formats/olmo3.hpp>
 #include <toolstream/parse/formats/phi4_mini_json.hpp>
 #include <toolstream/parse/formats/poolside_v1.hpp>
@@ -124,23 +124,28 @@ using named_policies = type_list<api_tool_call, xml, json_calls, sentinel,
                                  cohere_command3, cohere_command4, kimi_k3>;
 
 /// `auto`: finds which of the text formats among named_policies the text is written in, trying
-/// them in that order, the models' formats before toolstream's own syntaxes (xml, json,
+/// them in that order, the models' formats before toolstream's own syntaxes (xml, json_calls,
 /// sentinel: format_defaults::agent_syntax), as auto_policy reads them.
 using auto_detect = detail::auto_over<named_policies>::type;
 
 /// Every parser policy: the named ones, then `auto`.
 using registered_policies = detail::append<named_policies, auto_detect>::type;
 
-/// Other names a policy answers to: {alias, name}.
-/// vLLM's unified parser names (reasoning and tool calls together) name the format of their tool
-/// calls here; the reasoning parser of the same name is chosen apart (--reasoning-parser).
-inline constexpr std::array<std::pair<std::string_view, std::string_view>, 9> policy_aliases{{
+/// Other names a policy answers to: {alias, name}. A policy's registry name (its static `name`)
+/// is its type's name (`auto` aside, a keyword: auto_detect's); any other name, vLLM's spelling
+/// included, is an alias here, taken wherever a policy name is (runtime selection, the CLI, the
+/// gateway). vLLM's unified parser names (reasoning and tool calls together) name the format of
+/// their tool calls here; the reasoning parser of the same name is chosen apart (--reasoning-parser).
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 12> policy_aliases{{
     {"passthrough", "api_tool_call"},
+    {"json", "json_calls"},           // the short name; toolstream::json would clash with boost::json
+    {"mistral", "mistral_calls"},     // vLLM; toolstream::mistral is the provider tag
+    {"openai", "harmony"},            // vLLM: gpt-oss's harmony format
+    {"granite-20b-fc", "granite_20b_fc"},   // vLLM's spelling
     {"glm47", "glm45"},               // vLLM: one parser class (Glm47MoeModelToolParser) for both names
     {"glm47_moe", "glm45"},           // the unified GLM-4.7 parser, the same calls
     {"qwen3", "qwen3_coder"},         // vLLM's unified Qwen3Parser reads qwen3_coder's calls
     {"llama4_json", "llama3_json"},   // vLLM registers one parser class under both names
-    {"harmony", "openai"},            // gpt-oss: the unified name of the harmony format
     {"granite_thinking", "granite"},  // Granite with thinking: granite's calls, its reasoning apart
     {"nemotron_v3", "qwen3_coder"},   // Nemotron 3 writes Qwen3-Coder's XML calls
     {"cohere_command", "cohere_command3"},   // Command A / R7B; Command A Reasoning is cohere_command4

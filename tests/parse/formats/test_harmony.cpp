@@ -1,4 +1,4 @@
-// openai (gpt-oss harmony): examples from llama.cpp's test-chat gpt-oss cases, vLLM's harmony
+// harmony (gpt-oss; alias openai): examples from llama.cpp's test-chat gpt-oss cases, vLLM's harmony
 // tests and the harmony cookbook, at every split position, 1-byte and random chunks, with byte
 // conservation; with and without the end tokens servers strip.
 #include <toolstream/handler/handler.hpp>
@@ -20,7 +20,7 @@ using test::segments;
 
 static_assert(test::registered_text_format<harmony> && harmony::decodes_file_bodies);
 
-TEST_CASE("openai: analysis is reasoning, final is text, with or without end tokens", "[formats][openai]")
+TEST_CASE("harmony: analysis is reasoning, final is text, with or without end tokens", "[formats][harmony]")
 {
     for (std::string_view input :
          {"<|channel|>analysis<|message|>I'm\nthinking<|end|><|start|>assistant<|channel|>final<|message|>Hello, world!\n"
@@ -33,7 +33,7 @@ TEST_CASE("openai: analysis is reasoning, final is text, with or without end tok
     }
 }
 
-TEST_CASE("openai: a call, its recipient after the channel or in the role part", "[formats][openai]")
+TEST_CASE("harmony: a call, its recipient after the channel or in the role part", "[formats][harmony]")
 {
     const auto r = test::run_checked<harmony>(
         "<|channel|>analysis<|message|>Need the weather.<|end|><|start|>assistant<|channel|>commentary "
@@ -52,7 +52,7 @@ TEST_CASE("openai: a call, its recipient after the channel or in the role part",
           == "Let me search for that information.\n\nHere are the results...");
 }
 
-TEST_CASE("openai: stripped <|call|> and <|end|>: complete arguments make a complete call", "[formats][openai][finalize]")
+TEST_CASE("harmony: stripped <|call|> and <|end|>: complete arguments make a complete call", "[formats][harmony][finalize]")
 {
     CHECK(calls(test::run_checked<harmony>("<|channel|>analysis<|message|>x<|start|>assistant<|channel|>commentary "
                                           "to=functions.f <|constrain|>json<|message|>{\"a\": 1}"))
@@ -66,7 +66,7 @@ TEST_CASE("openai: stripped <|call|> and <|end|>: complete arguments make a comp
     CHECK(segments(test::run_checked<harmony>("<|channel|>analy")) == "text \"<|channel|>analy\"\n");
 }
 
-TEST_CASE("openai: write_file streams its decoded body; tokens in strings end nothing", "[formats][openai]")
+TEST_CASE("harmony: write_file streams its decoded body; tokens in strings end nothing", "[formats][harmony]")
 {
     const auto r = test::run_checked<harmony>(
         "<|channel|>commentary<|message|>Writing \xc3\xa9t\xc3\xa9.<|end|><|start|>assistant<|channel|>commentary "
@@ -77,7 +77,7 @@ TEST_CASE("openai: write_file streams its decoded body; tokens in strings end no
                          "\"# \xf0\x9f\x98\x80 <|call|><|end|><|start|>{\\\"}\\n\"\n");
 }
 
-TEST_CASE("openai: what is not a message stays text", "[formats][openai]")
+TEST_CASE("harmony: what is not a message stays text", "[formats][harmony]")
 {
     for (std::string_view input : {"plain prose < | not a token", "<|chan", "a <|channel b"}) {
         INFO(input);
@@ -91,7 +91,7 @@ TEST_CASE("openai: what is not a message stays text", "[formats][openai]")
     CHECK(test::content_of_type(r.events, segment_type::text) == long_header);
 }
 
-TEST_CASE("openai: a 1 MiB write_file body streams with a bounded hold", "[formats][openai][large]")
+TEST_CASE("harmony: a 1 MiB write_file body streams with a bounded hold", "[formats][harmony][large]")
 {
     std::string body;
     std::string decoded;

@@ -1,4 +1,4 @@
-// openai (harmony) against vLLM's openai tool parser and llama.cpp's gpt-oss parser: a recipient
+// harmony (alias openai) against vLLM's openai tool parser and llama.cpp's gpt-oss parser: a recipient
 // in the role header is a call, as well as one after the channel. Every input runs at every split
 // position, in 1-byte and random chunks, with byte conservation.
 #include <toolstream/parse/formats/harmony.hpp>
@@ -12,7 +12,7 @@ using namespace toolstream;
 using test::calls;
 using test::segments;
 
-TEST_CASE("openai: a recipient in the role header is a call (vLLM, llama.cpp)", "[formats][openai][peers]")
+TEST_CASE("harmony: a recipient in the role header is a call (vLLM, llama.cpp)", "[formats][harmony][peers]")
 {
     // The recipient before the channel, a whole message.
     const auto role = test::run_checked<harmony>(
@@ -32,7 +32,7 @@ TEST_CASE("openai: a recipient in the role header is a call (vLLM, llama.cpp)", 
     CHECK(segments(test::run_checked<harmony>("Say to=x")) == "text \"Say to=x\"\n");
 }
 
-TEST_CASE("openai: a call message left unclosed ends at <|call|>; the next message is read", "[formats][openai][peers]")
+TEST_CASE("harmony: a call message left unclosed ends at <|call|>; the next message is read", "[formats][harmony][peers]")
 {
     // Derived from vLLM tests/tool_parsers/test_openai_tool_parser.py::test_extract_tool_calls_multiple_tools:
     // vLLM reads each message to its end token whatever its content (`foo` is still a call) and

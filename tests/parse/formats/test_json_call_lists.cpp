@@ -238,7 +238,7 @@ TEST_CASE("xlam: a bare array, fences, <tool_call> and [TOOL_CALLS]", "[formats]
 
 // ---- one object per opening, or one object per line ----
 
-TEST_CASE("granite-20b-fc: <function_call> before each call", "[formats][granite_20b_fc]")
+TEST_CASE("granite_20b_fc: <function_call> before each call", "[formats][granite_20b_fc]")
 {
     const auto r = test::run_checked<granite_20b_fc>(
         "Checking. <function_call> {\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n"
@@ -274,10 +274,10 @@ TEST_CASE("minimax: <tool_calls> then one call object per line", "[formats][mini
     CHECK(segments(test::run_checked<minimax>("<tool_calls>[]")) == "text \"<tool_calls>[]\"\n");
 }
 
-TEST_CASE("minimax and granite-20b-fc: a call left unclosed ends at the next marker", "[formats][minimax][granite_20b_fc][peers]")
+TEST_CASE("minimax and granite_20b_fc: a call left unclosed ends at the next marker", "[formats][minimax][granite_20b_fc][peers]")
 {
     // Derived from vLLM tests/tool_parsers/test_kimi_k2_tool_parser.py::test_extract_tool_calls_invalid_json:
-    // granite-20b-fc has no closing marker, so the next `<function_call>` ends the object.
+    // granite_20b_fc has no closing marker, so the next `<function_call>` ends the object.
     const auto g = test::run_checked<granite_20b_fc>(
         "<function_call> {\"name\": \"a\", \"arguments\": {\"x\": 1 <function_call> {\"name\": \"b\", \"arguments\": {}}");
     CHECK(calls(g) == "seg_1 a {} invalid_arguments\nseg_2 b {}\n");
@@ -291,7 +291,7 @@ TEST_CASE("minimax and granite-20b-fc: a call left unclosed ends at the next mar
     CHECK(calls(m) == "seg_1 a {} invalid_arguments\nseg_2 c {}\n");
 }
 
-TEST_CASE("minimax and granite-20b-fc: generated inputs at every chunking", "[formats][minimax][granite_20b_fc][generated]")
+TEST_CASE("minimax and granite_20b_fc: generated inputs at every chunking", "[formats][minimax][granite_20b_fc][generated]")
 {
     constexpr std::string_view pieces[] = {
         "<tool_calls>\n{\"name\": \"a\", \"arguments\": {\"x\": \"}\\n{\"}}\n{\"name\":\"write_file\",\"arguments\":{\"path\":\"p\",\"content\":\"\xc3\xa9\"}}\n</tool_calls>",

@@ -53,7 +53,7 @@ void check_single_call(std::string_view input, std::string_view name, std::strin
 
 } // namespace
 
-TEST_CASE("json: the three shapes of the reference, in 5-byte chunks (§5 JSON styles)", "[json]")
+TEST_CASE("json_calls: the three shapes of the reference, in 5-byte chunks (§5 JSON styles)", "[json_calls]")
 {
     struct vector_case {
         std::string_view input, name, args;
@@ -77,8 +77,8 @@ TEST_CASE("json: the three shapes of the reference, in 5-byte chunks (§5 JSON s
     }
 }
 
-TEST_CASE("json: a call streams raw as tool_call content; START has tool_name, END {tool_name, arguments}; its "
-          "arguments value is its argument fragments", "[json]")
+TEST_CASE("json_calls: a call streams raw as tool_call content; START has tool_name, END {tool_name, arguments}; its "
+          "arguments value is its argument fragments", "[json_calls]")
 {
     const std::string_view input = R"(Hi {"tool": {"function": "read_file", "parameters": {"path": "/a"}}} bye)";
     const auto r = run_whole<toolstream::json_calls>(input);
@@ -96,7 +96,7 @@ TEST_CASE("json: a call streams raw as tool_call content; START has tool_name, E
     check_chunk_invariance<toolstream::json_calls>(input);
 }
 
-TEST_CASE("json: signatures may be split by whitespace", "[json]")
+TEST_CASE("json_calls: signatures may be split by whitespace", "[json_calls]")
 {
     check_single_call("{ \"tool\" :\n {\"function\": \"a\", \"parameters\": {}}}", "a", "{}");
     check_single_call("[ {\t\"name\" : \"b\", \"args\": {\"k\": 1}} ]", "b", R"({"k":1})");
@@ -105,7 +105,7 @@ TEST_CASE("json: signatures may be split by whitespace", "[json]")
     check_single_call(R"({"tools": [{"name": "e", "arguments": {"y": true}}]})", "e", R"({"y":true})");
 }
 
-TEST_CASE("json: a brace or bracket that is not a signature stays text byte for byte", "[json]")
+TEST_CASE("json_calls: a brace or bracket that is not a signature stays text byte for byte", "[json_calls]")
 {
     for (std::string_view input : {
              std::string_view(R"(if (x) { return [1, 2]; } {"foo": 1} [[a]] {"tool_call": 1} {"tool" 1} [{"names": 2}])"),
@@ -123,7 +123,7 @@ TEST_CASE("json: a brace or bracket that is not a signature stays text byte for 
     }
 }
 
-TEST_CASE("json: code fences around the JSON stay text", "[json]")
+TEST_CASE("json_calls: code fences around the JSON stay text", "[json_calls]")
 {
     const std::string_view input =
         "Calling:\n```json\n{\"tool\": {\"function\": \"ls\", \"parameters\": {\"dir\": \".\"}}}\n```\nDone.";
@@ -136,7 +136,7 @@ TEST_CASE("json: code fences around the JSON stay text", "[json]")
     check_chunk_invariance<toolstream::json_calls>(input);
 }
 
-TEST_CASE("json: regression §6.1, escaped quotes inside strings do not end the call", "[json]")
+TEST_CASE("json_calls: regression §6.1, escaped quotes inside strings do not end the call", "[json_calls]")
 {
     const std::string_view input = R"({"name": "t", "args": {"s": "say \"}\" ok"}} after)";
     const auto r = run_whole<toolstream::json_calls>(input);
@@ -149,7 +149,7 @@ TEST_CASE("json: regression §6.1, escaped quotes inside strings do not end the 
     check_single_call(R"({"name": "u", "args": {"p": "C:\\dir\\", "q": "{[\\\""}})", "u", R"({"p":"C:\\dir\\","q":"{[\\\""})");
 }
 
-TEST_CASE("json: regression §6.8, an array of several calls yields every call, one segment each", "[json]")
+TEST_CASE("json_calls: regression §6.8, an array of several calls yields every call, one segment each", "[json_calls]")
 {
     const std::string_view input =
         R"(Go: [{"name": "a", "args": {"n": 1}}, {"name": "b", "args": {}} , 7, {"name": "c", "args": {"n": 3}}] ok)";
@@ -180,7 +180,7 @@ TEST_CASE("json: regression §6.8, an array of several calls yields every call, 
     check_chunk_invariance<toolstream::json_calls>(tools);
 }
 
-TEST_CASE("json: invalid JSON or arguments at the end of a call END invalid_arguments, without arguments", "[json]")
+TEST_CASE("json_calls: invalid JSON or arguments at the end of a call END invalid_arguments, without arguments", "[json_calls]")
 {
     for (std::string_view input : {
              std::string_view(R"({"tool": {"function": "x", "parameters": {"a": 1,}}})"),
@@ -210,7 +210,7 @@ TEST_CASE("json: invalid JSON or arguments at the end of a call END invalid_argu
     check_chunk_invariance<toolstream::json_calls>(file);
 }
 
-TEST_CASE("json: START and END agree on a name beside a function object", "[json]")
+TEST_CASE("json_calls: START and END agree on a name beside a function object", "[json_calls]")
 {
     const std::string_view input = R"({"function": {"arguments": {"a": 1}}, "name": "n"})";
     check_single_call(input, "n", R"({"a":1})");
@@ -219,7 +219,7 @@ TEST_CASE("json: START and END agree on a name beside a function object", "[json
     CHECK(r.events.back().metadata.at("tool_name") == "n");
 }
 
-TEST_CASE("json: a tool name with escapes is decoded", "[json]")
+TEST_CASE("json_calls: a tool name with escapes is decoded", "[json_calls]")
 {
     check_single_call(R"({"name": "caf\u00e9_\"q\"", "args": {}})", "caf\xc3\xa9_\"q\"", "{}");
 }

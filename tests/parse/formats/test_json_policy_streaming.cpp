@@ -24,7 +24,7 @@ using toolstream::test::check_chunk_invariance;
 using toolstream::test::run_whole;
 using namespace toolstream::test::json_policy_support;
 
-TEST_CASE("json: regression §6.11, START carries tool_name as soon as the name is read", "[json]")
+TEST_CASE("json_calls: regression §6.11, START carries tool_name as soon as the name is read", "[json_calls]")
 {
     handler<toolstream::json_calls> h;
     REQUIRE(!h.feed(R"(x {"tool": {"function": "rea)"));
@@ -43,7 +43,7 @@ TEST_CASE("json: regression §6.11, START carries tool_name as soon as the name 
     CHECK(h.invocations()[0].is_complete());
 }
 
-TEST_CASE("json: a name that comes after the arguments still opens START with it", "[json]")
+TEST_CASE("json_calls: a name that comes after the arguments still opens START with it", "[json_calls]")
 {
     const std::string_view input = R"({"tool": {"parameters": {"path": "/a", "name": "not me"}, "function": "late"}})";
     const auto r = run_whole<toolstream::json_calls>(input);
@@ -53,7 +53,7 @@ TEST_CASE("json: a name that comes after the arguments still opens START with it
     check_chunk_invariance<toolstream::json_calls>(input);
 }
 
-TEST_CASE("json: past max_held without a name, START goes without tool_name and END carries it", "[json]")
+TEST_CASE("json_calls: past max_held without a name, START goes without tool_name and END carries it", "[json_calls]")
 {
     std::string input = R"({"tool": {"parameters": {"text": ")" + std::string(100, 'x') + R"("}, "function": "late"}})";
     const json_calls_options small{32};
@@ -73,7 +73,7 @@ TEST_CASE("json: past max_held without a name, START goes without tool_name and 
     }
 }
 
-TEST_CASE("json: a file's START waits for its path up to max_held_body input bytes, at any chunking", "[json]")
+TEST_CASE("json_calls: a file's START waits for its path up to max_held_body input bytes, at any chunking", "[json_calls]")
 {
     // Found by fuzz_json: whole, the arguments came as one span larger than the room left, and
     // START went out before the path in that span was read; in small chunks the path was read
@@ -103,7 +103,7 @@ y"}})",
     check_chunk_invariance<toolstream::json_calls>(late, file_tool);
 }
 
-TEST_CASE("json: truncation loses nothing and never yields a complete invocation", "[json]")
+TEST_CASE("json_calls: truncation loses nothing and never yields a complete invocation", "[json_calls]")
 {
     SECTION("inside a call after its name")
     {
@@ -145,7 +145,7 @@ TEST_CASE("json: truncation loses nothing and never yields a complete invocation
     }
 }
 
-TEST_CASE("json: native tool calls are assembled too, and finalize ends them", "[json]")
+TEST_CASE("json_calls: native tool calls are assembled too, and finalize ends them", "[json_calls]")
 {
     handler<toolstream::json_calls> h;
     chunk_response c;
@@ -164,7 +164,7 @@ TEST_CASE("json: native tool calls are assembled too, and finalize ends them", "
     CHECK(h.invocations()[2].status == invocation_status::incomplete);
 }
 
-TEST_CASE("json: reset starts a fresh stream", "[json]")
+TEST_CASE("json_calls: reset starts a fresh stream", "[json_calls]")
 {
     handler<toolstream::json_calls> h;
     REQUIRE(!h.feed(R"({"name": "a", "ar)"));
@@ -176,7 +176,7 @@ TEST_CASE("json: reset starts a fresh stream", "[json]")
     CHECK(h.invocations()[0].id == "seg_1");
 }
 
-TEST_CASE("json: byte conservation over generated prose, calls and truncation", "[json][conservation]")
+TEST_CASE("json_calls: byte conservation over generated prose, calls and truncation", "[json_calls][conservation]")
 {
     constexpr std::array<std::string_view, 6> calls{
         R"({"tool": {"function": "write_file", "parameters": {"path": "a.txt", "content": "x } y"}}})",
@@ -194,7 +194,7 @@ TEST_CASE("json: byte conservation over generated prose, calls and truncation", 
         check_chunk_invariance<toolstream::json_calls>(input);
 }
 
-TEST_CASE("json: holdback stays bounded over 10 MB of prose without tool syntax", "[json][holdback]")
+TEST_CASE("json_calls: holdback stays bounded over 10 MB of prose without tool syntax", "[json_calls][holdback]")
 {
     test::check_bounded_holdback<toolstream::json_calls>(4096, 10 * 1024 * 1024);
     test::check_bounded_holdback<toolstream::json_calls>(64, 1024 * 1024, json_calls_options{64});

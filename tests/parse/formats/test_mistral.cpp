@@ -1,8 +1,8 @@
-// mistral: examples from vLLM's tests/tool_parsers/test_mistral_tool_parser.py and llama.cpp's
+// mistral_calls (alias mistral): examples from vLLM's tests/tool_parsers/test_mistral_tool_parser.py and llama.cpp's
 // test-chat (Mistral Nemo, Magistral), both tokenizer generations, at every split position,
 // 1-byte and random chunks, with byte conservation.
 #include <toolstream/handler/handler.hpp>
-#include <toolstream/parse/formats/mistral.hpp>
+#include <toolstream/parse/formats/mistral_calls.hpp>
 #include <toolstream/runtime/registry.hpp>
 
 #include "catch_compat.hpp"
@@ -20,7 +20,7 @@ using test::segments;
 
 static_assert(test::registered_text_format<mistral_calls> && mistral_calls::decodes_file_bodies);
 
-TEST_CASE("mistral: pre-v11 call list, prose before and after", "[formats][mistral]")
+TEST_CASE("mistral_calls: pre-v11 call list, prose before and after", "[formats][mistral_calls]")
 {
     const auto r = test::run_checked<mistral_calls>(
         "Hello[TOOL_CALLS] [{\"name\": \"add\", \"arguments\": {\"a\": 3.5, \"b\": 4}}, {\"arguments\":{\"city\": "
@@ -31,7 +31,7 @@ TEST_CASE("mistral: pre-v11 call list, prose before and after", "[formats][mistr
     CHECK(r.invocations[0].arguments_raw == R"({"a": 3.5, "b": 4})");
 }
 
-TEST_CASE("mistral: v11 calls, with [ARGS], [CALL_ID] or neither", "[formats][mistral]")
+TEST_CASE("mistral_calls: v11 calls, with [ARGS], [CALL_ID] or neither", "[formats][mistral_calls]")
 {
     // Magistral / Mistral Small 3.2 as llama.cpp's test-chat writes them.
     const auto r = test::run_checked<mistral_calls>(
@@ -47,7 +47,7 @@ TEST_CASE("mistral: v11 calls, with [ARGS], [CALL_ID] or neither", "[formats][mi
                       "seg_4 multiply {\"a\":3,\"b\":6}\n");
 }
 
-TEST_CASE("mistral: write_file streams its decoded body; markup inside strings ends nothing", "[formats][mistral]")
+TEST_CASE("mistral_calls: write_file streams its decoded body; markup inside strings ends nothing", "[formats][mistral_calls]")
 {
     const std::string body = "# \xc3\xa9t\xc3\xa9 \xf0\x9f\x98\x80 [TOOL_CALLS][ARGS]{\\\"}\\\"]}\\n";
     const std::string decoded = "# \xc3\xa9t\xc3\xa9 \xf0\x9f\x98\x80 [TOOL_CALLS][ARGS]{\"}\"]}\n";
@@ -64,7 +64,7 @@ TEST_CASE("mistral: write_file streams its decoded body; markup inside strings e
     }
 }
 
-TEST_CASE("mistral: what is not a call stays text", "[formats][mistral]")
+TEST_CASE("mistral_calls: what is not a call stays text", "[formats][mistral_calls]")
 {
     for (std::string_view input : {"[TOOL_CALLS] not json at all", "[TOOL_CALLS]", "[TOOL_CALLS]toolname_no_args",
                                    "[TOOL_CALLS][1, 2]", "[TOOL_CALLS]a b{}", "[TOOL_CALLS]f[CALL_ID][ARGS]{}",
@@ -76,7 +76,7 @@ TEST_CASE("mistral: what is not a call stays text", "[formats][mistral]")
     }
 }
 
-TEST_CASE("mistral: end of stream and bad arguments", "[formats][mistral][finalize]")
+TEST_CASE("mistral_calls: end of stream and bad arguments", "[formats][mistral_calls][finalize]")
 {
     CHECK(calls(test::run_checked<mistral_calls>("[TOOL_CALLS]f[ARGS]{\"a\": \"[TOOL_CALLS]")) == "seg_1 f {} incomplete\n");
     CHECK(calls(test::run_checked<mistral_calls>("[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {\"a\": 1}}"))
@@ -84,7 +84,7 @@ TEST_CASE("mistral: end of stream and bad arguments", "[formats][mistral][finali
     CHECK(calls(test::run_checked<mistral_calls>("[TOOL_CALLS]f[ARGS] 42 tail")) == "seg_1 f {} invalid_arguments\n");
 }
 
-TEST_CASE("mistral: a call left unclosed ends at the next [TOOL_CALLS]", "[formats][mistral][peers]")
+TEST_CASE("mistral_calls: a call left unclosed ends at the next [TOOL_CALLS]", "[formats][mistral_calls][peers]")
 {
     // vLLM tests/tool_parsers/test_mistral_tool_parser.py::test_extract_tool_calls[multiple_tool_calls],
     // add's closing brace missing: vLLM splits the output at each [TOOL_CALLS], so multiply is read
@@ -102,7 +102,7 @@ TEST_CASE("mistral: a call left unclosed ends at the next [TOOL_CALLS]", "[forma
     CHECK(segments(cut) == R"(tool_call {"tool_name":"f"} "{\"a\": [[1], [TOOL_CA" incomplete)" "\n");
 }
 
-TEST_CASE("mistral: a 1 MiB write_file body streams with a bounded hold", "[formats][mistral][large]")
+TEST_CASE("mistral_calls: a 1 MiB write_file body streams with a bounded hold", "[formats][mistral_calls][large]")
 {
     std::string body;
     std::string decoded;

@@ -179,7 +179,7 @@ TEST_CASE("auto: make_policy and the registry know it; the choice is the stream'
     handler<runtime_policy> h(recording_sink{}, {}, std::move(*made));
     REQUIRE(!h.feed("[TOOL_CALLS]get_time{\"tz\": \"UTC\"}"));
     REQUIRE(!h.finalize());
-    CHECK(h.policy().format() == "mistral");
+    CHECK(h.policy().format() == "mistral_calls");
     h.reset();
     CHECK(h.policy().format().empty());
     REQUIRE(!h.feed("<tool_call>\n{\"name\": \"get_time\", \"arguments\": {}}\n</tool_call>"));

@@ -8,7 +8,7 @@
 #include <toolstream/parse/formats/hermes.hpp>
 #include <toolstream/parse/formats/kimi_k2.hpp>
 #include <toolstream/parse/formats/minimax_m2.hpp>
-#include <toolstream/parse/formats/mistral.hpp>
+#include <toolstream/parse/formats/mistral_calls.hpp>
 #include <toolstream/parse/formats/qwen3_coder.hpp>
 #include <toolstream/parse/policies/reasoning.hpp>
 #include <toolstream/runtime/runtime_policy.hpp>

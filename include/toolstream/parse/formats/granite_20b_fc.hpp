@@ -1,4 +1,4 @@
-// granite-20b-fc: granite-20b-functioncalling tool calls, as vLLM's --tool-call-parser
+// granite_20b_fc: granite-20b-functioncalling tool calls, as vLLM's --tool-call-parser
 // granite-20b-fc reads them: `<function_call> {"name": …, "arguments": {…}}`, the marker before
 // each call.
 #pragma once
@@ -9,7 +9,7 @@
 
 namespace toolstream {
 
-/// Traits of the granite-20b-fc format (text_format_traits):
+/// Traits of the granite_20b_fc format (text_format_traits):
 /// - a call is `<function_call>`, blanks, one JSON object `{"name": NAME, "arguments": {…}}`
 ///   (`"parameters"` read alike); it ENDs where the object closes (no closing marker). Calls
 ///   repeat the marker.
@@ -20,7 +20,7 @@ namespace toolstream {
 ///   marker opens a call anywhere (as vLLM's non-streaming parser finds them), and the text
 ///   between calls is kept.
 struct granite_20b_fc_format : marker_format {
-    static constexpr std::string_view name = "granite-20b-fc";
+    static constexpr std::string_view name = "granite_20b_fc";   ///< vLLM's "granite-20b-fc" is an alias
     static constexpr std::string_view call_open = "<function_call>";
     static constexpr text_arguments arguments = text_arguments::json_call;
 };

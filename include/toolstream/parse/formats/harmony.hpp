@@ -1,5 +1,4 @@
-// harmony: gpt-oss harmony messages, as vLLM's --tool-call-parser openai reads them (so its
-// name is "openai"):
+// harmony: gpt-oss harmony messages, as vLLM's --tool-call-parser openai reads them:
 // `<|channel|>analysis<|message|>…<|end|>` (reasoning),
 // `<|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`
 // (a call; `to=` may also sit before `<|channel|>`), `<|start|>assistant<|channel|>final<|message|>…` (text).
@@ -28,7 +27,7 @@ namespace toolstream {
 ///   Special tokens inside a JSON string end nothing; a header with no `<|message|>` within
 ///   `max_held` bytes is text (error::marker_too_long).
 struct harmony_format : reader_format<detail::harmony_reader> {
-    static constexpr std::string_view name = "openai";   ///< vLLM's name for it
+    static constexpr std::string_view name = "harmony";   ///< vLLM's "openai" is an alias
 };
 
 using harmony = text_format_policy<harmony_format>;

@@ -1,4 +1,4 @@
-// The json_calls policy (CLI name "json"): tool calls written as JSON objects in the model's text.
+// The json_calls policy (alias "json"): tool calls written as JSON objects in the model's text.
 #pragma once
 
 #include <toolstream/parse/engine/text_format.hpp>
@@ -45,7 +45,7 @@ struct json_calls_options {
 /// without a name, arguments that are not an object, or invalid JSON END `invalid_arguments`; a
 /// stream ending inside a call ENDs it `incomplete`. A half-read signature at the end is text.
 struct json_calls_format : reader_format<detail::json_calls_reader> {
-    static constexpr std::string_view name = "json";   ///< As the registry and the CLI spell it.
+    static constexpr std::string_view name = "json_calls";   ///< As the registry and the CLI spell it.
     static constexpr bool agent_syntax = true;
     using options = json_calls_options;
 };

@@ -1,4 +1,4 @@
-// The block reader of the mistral format (parse/formats/mistral.hpp).
+// The block reader of the mistral_calls format (parse/formats/mistral_calls.hpp).
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>

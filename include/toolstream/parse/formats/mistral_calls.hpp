@@ -1,4 +1,4 @@
-// mistral: Mistral tool calls, as vLLM's --tool-call-parser mistral reads them, both tokenizer
+// mistral_calls: Mistral tool calls, as vLLM's --tool-call-parser mistral reads them, both tokenizer
 // generations: `[TOOL_CALLS][{"name": …, "arguments": {…}}, …]` (pre-v11) and
 // `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}` (v11+; `[CALL_ID]ID` optional, `[ARGS]` often skipped
 // by the detokenizer as a special token, leaving `[TOOL_CALLS]NAME{…}`).
@@ -11,7 +11,7 @@
 
 namespace toolstream {
 
-/// Traits of the mistral format (text_format_traits):
+/// Traits of the mistral_calls format (text_format_traits):
 /// - `[TOOL_CALLS]` then `[{"name": NAME, "arguments": {…}}, …]`: each object of the array is a
 ///   call (keys in any order; "id" is not kept: vLLM makes its own ids either way).
 /// - `[TOOL_CALLS]NAME[ARGS]{…}`, `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}` or `[TOOL_CALLS]NAME{…}`:
@@ -22,7 +22,7 @@ namespace toolstream {
 /// - `[TOOL_CALLS]` followed by anything else (prose, a name with blanks, `[` not then `{`) is
 ///   text, decided at the first byte that cannot continue a call.
 struct mistral_format : reader_format<detail::mistral_reader> {
-    static constexpr std::string_view name = "mistral";
+    static constexpr std::string_view name = "mistral_calls";   ///< vLLM's "mistral" is an alias
 };
 
 /// `toolstream::mistral` is the provider tag (providers/provider.hpp): the policy is mistral_calls.
