@@ -6,7 +6,6 @@
 #include <toolstream/segment_event.hpp>
 #include <toolstream/tool_invocation.hpp>
 #include <toolstream/tool_syntax.hpp>
-#include <toolstream/types.hpp>
 
 #include "fuzz_output.hpp"
 #include "support/events.hpp"   // test::dump

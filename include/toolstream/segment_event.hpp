@@ -1,10 +1,11 @@
-// Segment events: a cheap view handed to sinks, an owning form for storage, and the event JSON.
+// Segment events: the kinds, events and end states of a segment, a cheap view handed to sinks,
+// an owning form for storage, and the event JSON.
 #pragma once
 
 #include <toolstream/detail/valid_json.hpp>
 #include <toolstream/tool_invocation.hpp>
-#include <toolstream/types.hpp>
 
+#include <boost/describe/enum.hpp>
 #include <boost/describe/enum_to_string.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
@@ -17,6 +18,29 @@
 #include <string_view>
 
 namespace toolstream {
+
+/// The kind of a segment. Names are the wire names.
+enum class segment_type { text, tool_call, write_file, patch_file, run_bash, reasoning, media };
+BOOST_DESCRIBE_ENUM(segment_type, text, tool_call, write_file, patch_file, run_bash, reasoning, media)
+
+/// The three events of a segment's life. Names are the wire names.
+enum class segment_event_type { SEGMENT_START, SEGMENT_CONTENT, SEGMENT_END };
+BOOST_DESCRIBE_ENUM(segment_event_type, SEGMENT_START, SEGMENT_CONTENT, SEGMENT_END)
+
+/// How a segment ended. Only `complete` segments yield executable invocations.
+enum class segment_status {
+    complete,           ///< The segment's closing syntax (or the provider's completion signal) arrived.
+    incomplete,         ///< The stream ended first (finalize() closed it).
+    invalid_arguments,  ///< It ended, but its arguments could not be parsed or miss a required field.
+};
+BOOST_DESCRIBE_ENUM(segment_status, complete, incomplete, invalid_arguments)
+
+/// True for segments that become tool invocations.
+constexpr bool is_tool_segment(segment_type t) noexcept
+{
+    return t == segment_type::tool_call || t == segment_type::write_file
+        || t == segment_type::patch_file || t == segment_type::run_bash;
+}
 
 /// One event of a segment's life, as a view. Every view member is valid only during the sink
 /// call that receives it; copy into `owned_segment_event` to keep it.

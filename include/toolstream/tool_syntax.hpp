@@ -2,7 +2,6 @@
 #pragma once
 
 #include <toolstream/segment_event.hpp>
-#include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>
 

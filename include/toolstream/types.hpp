@@ -91,27 +91,4 @@ BOOST_DESCRIBE_STRUCT(chunk_response, (),
     (content, reasoning, is_complete, usage, image_urls, audio_urls, video_urls, tool_calls,
      refusal, finish_reason, finish, error, response_id, model))
 
-/// The kind of a segment. Names are the wire names.
-enum class segment_type { text, tool_call, write_file, patch_file, run_bash, reasoning, media };
-BOOST_DESCRIBE_ENUM(segment_type, text, tool_call, write_file, patch_file, run_bash, reasoning, media)
-
-/// The three events of a segment's life. Names are the wire names.
-enum class segment_event_type { SEGMENT_START, SEGMENT_CONTENT, SEGMENT_END };
-BOOST_DESCRIBE_ENUM(segment_event_type, SEGMENT_START, SEGMENT_CONTENT, SEGMENT_END)
-
-/// How a segment ended. Only `complete` segments yield executable invocations.
-enum class segment_status {
-    complete,           ///< The segment's closing syntax (or the provider's completion signal) arrived.
-    incomplete,         ///< The stream ended first (finalize() closed it).
-    invalid_arguments,  ///< It ended, but its arguments could not be parsed or miss a required field.
-};
-BOOST_DESCRIBE_ENUM(segment_status, complete, incomplete, invalid_arguments)
-
-/// True for segments that become tool invocations.
-constexpr bool is_tool_segment(segment_type t) noexcept
-{
-    return t == segment_type::tool_call || t == segment_type::write_file
-        || t == segment_type::patch_file || t == segment_type::run_bash;
-}
-
 } // namespace toolstream

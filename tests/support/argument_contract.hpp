@@ -7,7 +7,6 @@
 #include <toolstream/detail/parse_json.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/segment_event.hpp>
-#include <toolstream/types.hpp>
 
 #include <boost/json/parse_options.hpp>
 #include <boost/json/serialize.hpp>

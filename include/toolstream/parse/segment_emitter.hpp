@@ -7,7 +7,6 @@
 #include <toolstream/error.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/tool_syntax.hpp>
-#include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>
 #include <boost/json/parse_options.hpp>

@@ -12,7 +12,6 @@
 #include <toolstream/response_events.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/tool_syntax.hpp>
-#include <toolstream/types.hpp>
 #include <toolstream/writers/byte_output.hpp>
 
 #include <algorithm>

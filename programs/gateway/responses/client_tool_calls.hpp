@@ -12,7 +12,6 @@
 #include <toolstream/detail/utf8.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/segment_event.hpp>
-#include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>
 

@@ -5,6 +5,7 @@
 #include <toolstream/error.hpp>
 #include <toolstream/limits.hpp>
 #include <toolstream/parse/segment_emitter.hpp>
+#include <toolstream/segment_event.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>

@@ -5,8 +5,8 @@
 #include <toolstream/error.hpp>
 #include <toolstream/parse/raw_parameters.hpp>
 #include <toolstream/parse/segment_emitter.hpp>
+#include <toolstream/segment_event.hpp>
 #include <toolstream/tool_syntax.hpp>
-#include <toolstream/types.hpp>
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>

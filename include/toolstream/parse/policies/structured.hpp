@@ -5,7 +5,7 @@
 #include <toolstream/detail/json_string_decoder.hpp>
 #include <toolstream/parse/parser_policy.hpp>
 #include <toolstream/parse/segment_emitter.hpp>
-#include <toolstream/types.hpp>
+#include <toolstream/segment_event.hpp>
 
 #include <boost/json/object.hpp>
 

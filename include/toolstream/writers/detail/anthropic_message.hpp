@@ -3,6 +3,7 @@
 // and the words of the error that replaces a broken tool call.
 #pragma once
 
+#include <toolstream/segment_event.hpp>
 #include <toolstream/types.hpp>
 #include <toolstream/writers/detail/openai_chunk.hpp>
 

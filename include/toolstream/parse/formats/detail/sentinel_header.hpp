@@ -5,7 +5,7 @@
 #include <toolstream/detail/json_extent.hpp>
 #include <toolstream/detail/json_signature.hpp>
 #include <toolstream/detail/parse_json.hpp>
-#include <toolstream/types.hpp>
+#include <toolstream/segment_event.hpp>
 
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>

@@ -9,7 +9,7 @@
 #include <toolstream/parse/formats/detail/xml_body.hpp>
 #include <toolstream/parse/formats/detail/xml_lexing.hpp>
 #include <toolstream/parse/segment_emitter.hpp>
-#include <toolstream/types.hpp>
+#include <toolstream/segment_event.hpp>
 
 #include <boost/json/object.hpp>
 

@@ -5,7 +5,7 @@
 #include <toolstream/parse/engine/format_traits.hpp>
 #include <toolstream/parse/formats/detail/xml_block.hpp>
 #include <toolstream/parse/formats/detail/xml_lexing.hpp>
-#include <toolstream/types.hpp>
+#include <toolstream/segment_event.hpp>
 
 #include <boost/json/object.hpp>
 

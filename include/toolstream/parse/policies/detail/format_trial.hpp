@@ -5,7 +5,6 @@
 
 #include <toolstream/parse/segment_emitter.hpp>
 #include <toolstream/segment_event.hpp>
-#include <toolstream/types.hpp>
 
 #include <cstddef>
 #include <string_view>
