@@ -2,6 +2,7 @@
 // parsing, event_sax.hpp) against their DOM path: every event must give the same chunks and the
 // same error whichever path takes it, and the usual shapes must take the fast one.
 #include "catch_compat.hpp"
+#include "support/chunk_recorder.hpp"
 #include "support/fixtures.hpp"
 
 #include <toolstream/providers/anthropic.hpp>
@@ -47,15 +48,6 @@ struct recorded_event {
     std::string data;
 };
 
-struct recorder {
-    std::vector<ts::chunk_response> chunks;
-    void operator()(std::size_t choice, const ts::chunk_response& c)
-    {
-        CHECK(choice == 0);
-        chunks.push_back(c);
-    }
-};
-
 // Feeds `events` to one converter through convert() (fast path first) and to another through
 // its DOM path only; both must agree event by event.
 template<class Provider>
@@ -65,15 +57,15 @@ void same_on_both_paths(const std::vector<recorded_event>& events)
     ts::provider_converter<Provider> tree;
     for (std::size_t i = 0; i < events.size(); ++i) {
         CAPTURE(i, events[i].name, events[i].data.substr(0, 300));
-        recorder a;
-        recorder b;
+        ts::test::chunk_recorder a;
+        ts::test::chunk_recorder b;
         const ts::wire_event ev{events[i].name, events[i].data};
         const ts::error_code ea = fast.convert(ev, a);
         const ts::error_code eb = access::tree(tree, ev, b);
         CHECK(ea == eb);
-        REQUIRE(a.chunks.size() == b.chunks.size());
-        for (std::size_t k = 0; k < a.chunks.size(); ++k)
-            CHECK(a.chunks[k] == b.chunks[k]);
+        REQUIRE(a.emitted.size() == b.emitted.size());
+        for (std::size_t k = 0; k < a.emitted.size(); ++k)
+            CHECK(a.emitted[k].chunk == b.emitted[k].chunk);
     }
 }
 

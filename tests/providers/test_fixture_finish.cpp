@@ -11,15 +11,15 @@
 #include <toolstream/transport/sse.hpp>
 
 #include "catch_compat.hpp"
+#include "support/chunk_recorder.hpp"
 #include "support/fixtures.hpp"
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <utility>
-#include <vector>
 
 namespace test_fixture_finish {
 
@@ -37,7 +37,7 @@ const std::map<std::string, finish_kind, std::less<>> expected_finish = {
 };
 
 struct replayed {
-    std::vector<std::pair<std::size_t, chunk_response>> chunks;
+    test::chunk_recorder recorder{.last_choice = std::nullopt};
     std::size_t rejected = 0;
 };
 
@@ -48,11 +48,10 @@ replayed replay(const std::string& body)
     std::conditional_t<converter_type::wire_framing == framing::sse, sse_decoder, ndjson_decoder> decoder;
     converter_type converter;
     replayed out;
-    auto emit = [&](std::size_t choice, const chunk_response& c) { out.chunks.emplace_back(choice, c); };
-    auto visit = [&](const wire_event& ev) { out.rejected += converter.convert(ev, emit) ? 1 : 0; };
+    auto visit = [&](const wire_event& ev) { out.rejected += converter.convert(ev, out.recorder) ? 1 : 0; };
     CHECK(!decoder.write(body, visit));
     CHECK(!decoder.finish(visit));
-    converter.finish(emit);
+    converter.finish(out.recorder);
     return out;
 }
 
@@ -90,7 +89,7 @@ TEST_CASE("fixtures: every finish reason is normalised, errors finish with error
         std::size_t announced_models = 0;
         std::size_t announced_ids = 0;
         bool error_finish = false;
-        for (const auto& [choice, c] : out.chunks) {
+        for (const auto& [choice, c] : out.recorder.emitted) {
             announced_models += !c.model.empty();
             announced_ids += !c.response_id.empty();
             error_finish = error_finish || c.finish == finish_kind::error;
@@ -109,7 +108,7 @@ TEST_CASE("fixtures: every finish reason is normalised, errors finish with error
                 continue;
             const std::size_t index = choice.at("index").to_number<std::size_t>();
             const chunk_response* last = nullptr;
-            for (const auto& [at, c] : out.chunks)
+            for (const auto& [at, c] : out.recorder.emitted)
                 if (at == index && c.finish)
                     last = &c;
             REQUIRE(last != nullptr);

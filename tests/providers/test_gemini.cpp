@@ -36,12 +36,12 @@ TEST_CASE("gemini text parts are content, thought parts reasoning", "[gemini]")
     CHECK(!feed(conv, out, response(R"({"text":"Let me think.","thought":true},{"text":"Hel"},{"text":"lo"})")));
     CHECK(!feed(conv, out, response(R"({"text":"","thoughtSignature":"c2ln"})")));   // nothing to say
     CHECK(!feed(conv, out, response(R"({"text":" world","thought":false})")));
-    REQUIRE(out.chunks.size() == 2);
-    CHECK(out.chunks[0].second.reasoning == "Let me think.");
-    CHECK(out.chunks[0].second.content == "Hello");
-    CHECK(out.chunks[1].second.content == " world");
-    CHECK(out.chunks[1].second.reasoning.empty());
-    CHECK(!out.chunks[1].second.is_complete);
+    REQUIRE(out.emitted.size() == 2);
+    CHECK(out.emitted[0].chunk.reasoning == "Let me think.");
+    CHECK(out.emitted[0].chunk.content == "Hello");
+    CHECK(out.emitted[1].chunk.content == " world");
+    CHECK(out.emitted[1].chunk.reasoning.empty());
+    CHECK(!out.emitted[1].chunk.is_complete);
 }
 
 TEST_CASE("gemini finishReason is kept raw and completes the chunk; usage adds thoughts to output", "[gemini]")
@@ -51,9 +51,9 @@ TEST_CASE("gemini finishReason is kept raw and completes the chunk; usage adds t
     CHECK(!feed(conv, out, R"({"candidates":[{"content":{"parts":[{"text":"a"}]}}],"usageMetadata":{"trafficType":"ON_DEMAND"}})"));
     CHECK(!feed(conv, out, R"({"usageMetadata":{"promptTokenCount":9,"candidatesTokenCount":23,"thoughtsTokenCount":185,)"
                            R"("totalTokenCount":217},"candidates":[{"content":{"parts":[{"text":""}]},"finishReason":"MAX_TOKENS"}]})"));
-    REQUIRE(out.chunks.size() == 2);
-    CHECK(!out.chunks[0].second.usage);   // count-less Vertex metadata is no usage report
-    const auto& last = out.chunks[1].second;
+    REQUIRE(out.emitted.size() == 2);
+    CHECK(!out.emitted[0].chunk.usage);   // count-less Vertex metadata is no usage report
+    const auto& last = out.emitted[1].chunk;
     CHECK(last.finish_reason == "MAX_TOKENS");
     CHECK(last.is_complete);
     REQUIRE(last.usage);
@@ -66,9 +66,9 @@ TEST_CASE("gemini usage without candidates is reported on choice 0", "[gemini]")
     converter conv;
     recorder out;
     CHECK(!feed(conv, out, R"({"usageMetadata":{"promptTokenCount":4,"candidatesTokenCount":2}})"));
-    REQUIRE(out.chunks.size() == 1);
-    CHECK(out.chunks[0].first == 0);
-    CHECK(out.chunks[0].second.usage == toolstream::token_usage{4, 2});
+    REQUIRE(out.emitted.size() == 1);
+    CHECK(out.emitted[0].choice == 0);
+    CHECK(out.emitted[0].chunk.usage == toolstream::token_usage{4, 2});
 }
 
 TEST_CASE("gemini whole function calls: compact args, running indexes, optional id", "[gemini]")
@@ -95,7 +95,7 @@ TEST_CASE("gemini whole function calls: compact args, running indexes, optional 
     CHECK(d[2].name == "read_theme");
     CHECK(d[2].arguments_delta == "{}");   // no args at all
     CHECK(d[2].is_complete);
-    CHECK(out.chunks.back().second.finish_reason == "STOP");
+    CHECK(out.emitted.back().chunk.finish_reason == "STOP");
 }
 
 TEST_CASE("gemini compact numbers follow JSON.stringify", "[gemini]")
@@ -119,28 +119,28 @@ TEST_CASE("gemini compact numbers follow JSON.stringify", "[gemini]")
 TEST_CASE("gemini candidates are choices, each with its own call numbering", "[gemini]")
 {
     converter conv;
-    recorder out;
+    recorder out{.last_choice = 1};
     CHECK(!feed(conv, out, R"({"candidates":[)"
         R"({"content":{"parts":[{"text":"zero"},{"functionCall":{"name":"f","args":{}}}]},"index":0},)"
         R"({"content":{"parts":[{"functionCall":{"name":"g","args":{"x":1}}}]},"index":1,"finishReason":"STOP"}],)"
         R"("usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":5}})"));
-    REQUIRE(out.chunks.size() == 2);
-    CHECK(out.chunks[0].first == 0);
-    CHECK(out.chunks[0].second.content == "zero");
-    CHECK(out.chunks[0].second.usage == toolstream::token_usage{3, 5});
-    CHECK(out.chunks[1].first == 1);
-    CHECK(!out.chunks[1].second.usage);   // usage is reported once per response
-    CHECK(out.chunks[1].second.finish_reason == "STOP");
+    REQUIRE(out.emitted.size() == 2);
+    CHECK(out.emitted[0].choice == 0);
+    CHECK(out.emitted[0].chunk.content == "zero");
+    CHECK(out.emitted[0].chunk.usage == toolstream::token_usage{3, 5});
+    CHECK(out.emitted[1].choice == 1);
+    CHECK(!out.emitted[1].chunk.usage);   // usage is reported once per response
+    CHECK(out.emitted[1].chunk.finish_reason == "STOP");
     REQUIRE(out.deltas(1).size() == 1);
     CHECK(out.deltas(0)[0].index == 0);
     CHECK(out.deltas(1)[0].index == 0);
     CHECK(out.deltas(1)[0].arguments_delta == R"({"x":1})");
     // Without `index`, a candidate's position is its choice.
     CHECK(!feed(conv, out, R"({"candidates":[{"content":{"parts":[{"text":"a"}]}},{"content":{"parts":[{"text":"b"}]}}]})"));
-    REQUIRE(out.chunks.size() == 4);
-    CHECK(out.chunks[2].first == 0);
-    CHECK(out.chunks[3].first == 1);
-    CHECK(out.chunks[3].second.content == "b");
+    REQUIRE(out.emitted.size() == 4);
+    CHECK(out.emitted[2].choice == 0);
+    CHECK(out.emitted[3].choice == 1);
+    CHECK(out.emitted[3].chunk.content == "b");
 }
 
 TEST_CASE("gemini error bodies set the error, framed or raw, object or array", "[gemini]")
@@ -154,15 +154,15 @@ TEST_CASE("gemini error bodies set the error, framed or raw, object or array", "
         converter conv;
         recorder out;
         CHECK(!feed(conv, out, body));
-        REQUIRE(out.chunks.size() == 1);
-        CHECK(out.chunks[0].first == 0);
-        CHECK(out.chunks[0].second.error == "Resource has been exhausted (e.g. check quota).");
+        REQUIRE(out.emitted.size() == 1);
+        CHECK(out.emitted[0].choice == 0);
+        CHECK(out.emitted[0].chunk.error == "Resource has been exhausted (e.g. check quota).");
     }
     converter conv;
     recorder out;
     CHECK(!feed(conv, out, R"({"error":{"code":500,"status":"INTERNAL"}})"));
-    REQUIRE(out.chunks.size() == 1);
-    CHECK(out.chunks[0].second.error == R"({"code":500,"status":"INTERNAL"})");   // no message: the object
+    REQUIRE(out.emitted.size() == 1);
+    CHECK(out.emitted[0].chunk.error == R"({"code":500,"status":"INTERNAL"})");   // no message: the object
 }
 
 TEST_CASE("gemini raw error body through the SSE decoder", "[gemini]")
@@ -187,10 +187,10 @@ TEST_CASE("gemini invalid payloads are rejected and later events still convert",
     CHECK(feed(conv, out, "42") == error::invalid_payload);
     CHECK(feed(conv, out, R"([{"error":{"message":"x"}}, 1])") == error::invalid_payload);
     CHECK(!feed(conv, out, " \r\n"));   // keep-alive: nothing
-    CHECK(out.chunks.empty());
+    CHECK(out.emitted.empty());
     CHECK(!feed(conv, out, response(R"({"text":"ok"})")));
-    REQUIRE(out.chunks.size() == 1);
-    CHECK(out.chunks[0].second.content == "ok");
+    REQUIRE(out.emitted.size() == 1);
+    CHECK(out.emitted[0].chunk.content == "ok");
 }
 
 TEST_CASE("gemini fixtures match their expected results", "[gemini][fixtures]")
@@ -244,19 +244,19 @@ TEST_CASE("gemini: responseId and modelVersion come once; finish reasons are nor
     const std::string_view tail = R"(,"responseId":"b36LacjwM6","modelVersion":"gemini-2.5-flash"})";
     CHECK(!feed(conv, out, R"({"candidates":[{"content":{"role":"model","parts":[{"text":"Hi"}]},"index":0}])" + std::string(tail)));
     CHECK(!feed(conv, out, R"({"candidates":[{"content":{"role":"model","parts":[{"text":"!"}]},"finishReason":"MAX_TOKENS","index":0}])" + std::string(tail)));
-    REQUIRE(out.chunks.size() == 2);
-    CHECK(out.chunks[0].second.response_id == "b36LacjwM6");
-    CHECK(out.chunks[0].second.model == "gemini-2.5-flash");
-    CHECK(!out.chunks[0].second.finish);
-    CHECK(out.chunks[1].second.response_id.empty());
-    CHECK(out.chunks[1].second.model.empty());
-    CHECK(out.chunks[1].second.finish_reason == "MAX_TOKENS");
-    CHECK(out.chunks[1].second.finish == finish_kind::length);
+    REQUIRE(out.emitted.size() == 2);
+    CHECK(out.emitted[0].chunk.response_id == "b36LacjwM6");
+    CHECK(out.emitted[0].chunk.model == "gemini-2.5-flash");
+    CHECK(!out.emitted[0].chunk.finish);
+    CHECK(out.emitted[1].chunk.response_id.empty());
+    CHECK(out.emitted[1].chunk.model.empty());
+    CHECK(out.emitted[1].chunk.finish_reason == "MAX_TOKENS");
+    CHECK(out.emitted[1].chunk.finish == finish_kind::length);
 
     CHECK(!feed(conv, out, R"({"error":{"code":429,"message":"Resource exhausted","status":"RESOURCE_EXHAUSTED"}})"));
-    REQUIRE(out.chunks.size() == 3);
-    CHECK(out.chunks[2].second.error == "Resource exhausted");
-    CHECK(out.chunks[2].second.finish == finish_kind::error);
+    REQUIRE(out.emitted.size() == 3);
+    CHECK(out.emitted[2].chunk.error == "Resource exhausted");
+    CHECK(out.emitted[2].chunk.finish == finish_kind::error);
 }
 
 } // namespace test_gemini

@@ -74,8 +74,8 @@ TEST_CASE("gemini partialArgs stream one call as JSON text deltas", "[gemini]")
     CHECK(d[3].is_complete);
     for (const auto& x : d)
         CHECK(x.index == 0);
-    CHECK(out.chunks.back().second.finish_reason == "STOP");
-    CHECK(out.chunks.back().second.tool_calls.empty());
+    CHECK(out.emitted.back().chunk.finish_reason == "STOP");
+    CHECK(out.emitted.back().chunk.tool_calls.empty());
 }
 
 TEST_CASE("gemini partialArgs: typed values, arrays of scalars, escaping, quoted names", "[gemini]")
@@ -250,8 +250,8 @@ TEST_CASE("gemini partialArgs completion: missing terminator, next call, finishR
         CHECK(!feed(conv, out, response(open_call)));
         CHECK(!feed(conv, out, response(part_with_pieces({string_piece("$.q", "partial", true)}))));
         CHECK(!feed(conv, out, response(R"({"text":""})", R"(,"finishReason":"STOP")")));
-        REQUIRE(out.chunks.size() == 3);
-        const auto& last = out.chunks.back().second;
+        REQUIRE(out.emitted.size() == 3);
+        const auto& last = out.emitted.back().chunk;
         CHECK(last.finish_reason == "STOP");
         REQUIRE(last.tool_calls.size() == 1);
         CHECK(last.tool_calls[0].arguments_delta == R"("})");

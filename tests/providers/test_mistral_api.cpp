@@ -4,6 +4,7 @@
 
 #include "catch_compat.hpp"
 #include "support/chunk_summary.hpp"
+#include "support/converter_replay.hpp"
 #include "support/fixtures.hpp"
 
 #include <initializer_list>
@@ -19,20 +20,9 @@ using toolstream::chunk_response;
 using toolstream::tool_call_delta;
 using converter = toolstream::provider_converter<toolstream::mistral>;
 
-struct emitted {
-    std::size_t choice;
-    chunk_response chunk;
-};
-
-std::vector<emitted> convert_all(std::initializer_list<std::string_view> payloads)
+std::vector<toolstream::test::emitted_chunk> convert_all(std::initializer_list<std::string_view> payloads)
 {
-    converter conv;
-    std::vector<emitted> out;
-    auto emit = [&](std::size_t choice, const chunk_response& c) { out.push_back({choice, c}); };
-    for (const std::string_view data : payloads)
-        REQUIRE_FALSE(conv.convert(toolstream::wire_event{{}, data}, emit));
-    conv.finish(emit);
-    return out;
+    return toolstream::test::convert_all<toolstream::mistral>(payloads);
 }
 
 } // namespace

@@ -1,4 +1,5 @@
 #include "catch_compat.hpp"
+#include "support/chunk_recorder.hpp"
 #include "support/chunk_summary.hpp"
 
 #include <toolstream/providers/ollama.hpp>
@@ -9,7 +10,6 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace test_ollama {
 
@@ -22,15 +22,7 @@ using toolstream::ollama;
 using toolstream::wire_event;
 using converter = toolstream::provider_converter<ollama>;
 
-// Keeps a copy of every chunk the converter emits.
-struct recorder {
-    std::vector<chunk_response> chunks;
-    void operator()(std::size_t choice, const chunk_response& c)
-    {
-        CHECK(choice == 0);
-        chunks.push_back(c);
-    }
-};
+using recorder = toolstream::test::chunk_recorder;
 
 error_code feed(converter& conv, recorder& out, std::string_view line)
 {
@@ -82,13 +74,13 @@ TEST_CASE("ollama message content and thinking", "[ollama]")
     CHECK(!feed(conv, out, R"({"model":"m","message":{"role":"assistant","content":"","thinking":"Hmm"},"done":false})"));
     CHECK(!feed(conv, out, R"({"model":"m","message":{"role":"assistant","content":"\u003cthink\u003eraw\u003c/think\u003e Hi"},"done":false})"));
     CHECK(!feed(conv, out, R"({"model":"m","message":{"role":"assistant","content":""},"done":false})"));   // nothing
-    REQUIRE(out.chunks.size() == 2);
-    CHECK(out.chunks[0].reasoning == "Hmm");
-    CHECK(out.chunks[0].content.empty());
-    CHECK(out.chunks[1].content == "<think>raw</think> Hi");   // inline tags stay text
-    CHECK(out.chunks[1].reasoning.empty());
-    CHECK(!out.chunks[1].is_complete);
-    CHECK(!out.chunks[1].usage);
+    REQUIRE(out.emitted.size() == 2);
+    CHECK(out.emitted[0].chunk.reasoning == "Hmm");
+    CHECK(out.emitted[0].chunk.content.empty());
+    CHECK(out.emitted[1].chunk.content == "<think>raw</think> Hi");   // inline tags stay text
+    CHECK(out.emitted[1].chunk.reasoning.empty());
+    CHECK(!out.emitted[1].chunk.is_complete);
+    CHECK(!out.emitted[1].chunk.usage);
 }
 
 TEST_CASE("ollama tool calls are whole, numbered across lines", "[ollama]")
@@ -100,8 +92,8 @@ TEST_CASE("ollama tool calls are whole, numbered across lines", "[ollama]")
                            R"({"id":"call_9","function":{"index":1,"name":"search","arguments":{"b":1,"a":2}}}]},"done":false})"));
     CHECK(!feed(conv, out, R"({"message":{"role":"assistant","content":"","tool_calls":[{"function":{"index":0,"name":"no_args"}},)"
                            R"({"function":{"name":"as_text","arguments":"{\"x\": 1}"}},{"type":"function"}]},"done":false})"));
-    REQUIRE(out.chunks.size() == 2);
-    const auto& first = out.chunks[0].tool_calls;
+    REQUIRE(out.emitted.size() == 2);
+    const auto& first = out.emitted[0].chunk.tool_calls;
     REQUIRE(first.size() == 2);
     CHECK(first[0].index == 0);
     CHECK(first[0].name == "weather");
@@ -112,7 +104,7 @@ TEST_CASE("ollama tool calls are whole, numbered across lines", "[ollama]")
     CHECK(first[1].call_id == "call_9");
     CHECK(first[1].arguments_delta == R"({"b":1,"a":2})");   // key order as received
     CHECK(first[1].is_complete);
-    const auto& second = out.chunks[1].tool_calls;
+    const auto& second = out.emitted[1].chunk.tool_calls;
     REQUIRE(second.size() == 2);   // an entry without `function` is not a call
     CHECK(second[0].index == 2);   // the wire's function.index (0) is not trusted
     CHECK(second[0].name == "no_args");
@@ -128,16 +120,16 @@ TEST_CASE("ollama done line: done_reason, completion and usage", "[ollama]")
     recorder out;
     CHECK(!feed(conv, out, R"({"model":"m","message":{"role":"assistant","content":""},"done_reason":"length","done":true,)"
                            R"("total_duration":1,"prompt_eval_count":26,"eval_count":290})"));
-    REQUIRE(out.chunks.size() == 1);
-    CHECK(out.chunks[0].is_complete);
-    CHECK(out.chunks[0].finish_reason == "length");
-    CHECK(out.chunks[0].usage == toolstream::token_usage{26, 290});
+    REQUIRE(out.emitted.size() == 1);
+    CHECK(out.emitted[0].chunk.is_complete);
+    CHECK(out.emitted[0].chunk.finish_reason == "length");
+    CHECK(out.emitted[0].chunk.usage == toolstream::token_usage{26, 290});
     // done without a reason or counts still completes.
     CHECK(!feed(conv, out, R"({"message":{"role":"assistant","content":"x"},"done":true})"));
-    REQUIRE(out.chunks.size() == 2);
-    CHECK(out.chunks[1].is_complete);
-    CHECK(out.chunks[1].finish_reason.empty());
-    CHECK(!out.chunks[1].usage);
+    REQUIRE(out.emitted.size() == 2);
+    CHECK(out.emitted[1].chunk.is_complete);
+    CHECK(out.emitted[1].chunk.finish_reason.empty());
+    CHECK(!out.emitted[1].chunk.usage);
 }
 
 TEST_CASE("ollama error lines set the error", "[ollama]")
@@ -146,9 +138,9 @@ TEST_CASE("ollama error lines set the error", "[ollama]")
     recorder out;
     CHECK(!feed(conv, out, R"({"error":"an error was encountered while running the model"})"));
     CHECK(!feed(conv, out, R"({"error":{"message":"model not found"}})"));
-    REQUIRE(out.chunks.size() == 2);
-    CHECK(out.chunks[0].error == "an error was encountered while running the model");
-    CHECK(out.chunks[1].error == "model not found");
+    REQUIRE(out.emitted.size() == 2);
+    CHECK(out.emitted[0].chunk.error == "an error was encountered while running the model");
+    CHECK(out.emitted[1].chunk.error == "model not found");
 }
 
 TEST_CASE("ollama invalid lines are rejected and later lines still convert", "[ollama]")
@@ -158,10 +150,10 @@ TEST_CASE("ollama invalid lines are rejected and later lines still convert", "[o
     CHECK(feed(conv, out, R"({"message":{"content":"x")") == error::invalid_payload);
     CHECK(feed(conv, out, R"(["not","an","object"])") == error::invalid_payload);
     CHECK(!feed(conv, out, "  \r"));
-    CHECK(out.chunks.empty());
+    CHECK(out.emitted.empty());
     CHECK(!feed(conv, out, R"({"message":{"content":"ok"}})"));
-    REQUIRE(out.chunks.size() == 1);
-    CHECK(out.chunks[0].content == "ok");
+    REQUIRE(out.emitted.size() == 1);
+    CHECK(out.emitted[0].chunk.content == "ok");
 }
 
 TEST_CASE("ollama stream through the NDJSON decoder matches the expected summary", "[ollama]")
@@ -218,16 +210,16 @@ TEST_CASE("ollama: the model comes once; done reasons are normalised", "[ollama]
     recorder out;
     CHECK(!feed(conv, out, R"({"model":"qwen3:14b","message":{"role":"assistant","content":"Hi"},"done":false})"));
     CHECK(!feed(conv, out, R"({"model":"qwen3:14b","message":{"role":"assistant","content":""},"done_reason":"length","done":true,"eval_count":3})"));
-    REQUIRE(out.chunks.size() == 2);
-    CHECK(out.chunks[0].model == "qwen3:14b");
-    CHECK(out.chunks[0].response_id.empty());   // Ollama has no response id
-    CHECK(out.chunks[1].model.empty());
-    CHECK(out.chunks[1].finish_reason == "length");
-    CHECK(out.chunks[1].finish == finish_kind::length);
+    REQUIRE(out.emitted.size() == 2);
+    CHECK(out.emitted[0].chunk.model == "qwen3:14b");
+    CHECK(out.emitted[0].chunk.response_id.empty());   // Ollama has no response id
+    CHECK(out.emitted[1].chunk.model.empty());
+    CHECK(out.emitted[1].chunk.finish_reason == "length");
+    CHECK(out.emitted[1].chunk.finish == finish_kind::length);
 
     CHECK(!feed(conv, out, R"({"error":"an error was encountered while running the model"})"));
-    REQUIRE(out.chunks.size() == 3);
-    CHECK(out.chunks[2].finish == finish_kind::error);
+    REQUIRE(out.emitted.size() == 3);
+    CHECK(out.emitted[2].chunk.finish == finish_kind::error);
 }
 
 } // namespace test_ollama

@@ -217,10 +217,10 @@ TEST_CASE("openai_chat: invalid payloads are rejected and the stream goes on", "
     CHECK(conv.convert({{}, "not json"}, rec) == toolstream::error::invalid_payload);
     CHECK(conv.convert({{}, "[1,2]"}, rec) == toolstream::error::invalid_payload);
     CHECK(conv.convert({{}, R"({"choices":{"index":0}})"}, rec) == toolstream::error::invalid_payload);
-    CHECK(rec.out.empty());
+    CHECK(rec.emitted.empty());
     CHECK_FALSE(conv.convert({{}, R"({"choices":[{"index":0,"delta":{"content":"b"}}]})"}, rec));
-    REQUIRE(rec.out.size() == 1);
-    CHECK(rec.out[0].chunk.content == "b");
+    REQUIRE(rec.emitted.size() == 1);
+    CHECK(rec.emitted[0].chunk.content == "b");
 }
 
 TEST_CASE("openai_chat: the DONE sentinel and blank data are not chunks", "[openai_chat]")
@@ -229,7 +229,7 @@ TEST_CASE("openai_chat: the DONE sentinel and blank data are not chunks", "[open
     recorder rec;
     for (const std::string_view data : {"[DONE]", " [DONE]\r\n", "", "  \n"})
         CHECK_FALSE(conv.convert({{}, data}, rec));
-    CHECK(rec.out.empty());
+    CHECK(rec.emitted.empty());
 }
 
 TEST_CASE("openai_chat: SSE event names are ignored, but an error event without choices is the response's error", "[openai_chat]")
@@ -238,19 +238,19 @@ TEST_CASE("openai_chat: SSE event names are ignored, but an error event without 
     recorder rec;
     REQUIRE_FALSE(conv.convert({"error", R"({"choices":[{"index":0,"delta":{"content":"a"}}]})"}, rec));
     REQUIRE_FALSE(conv.convert({"message", R"({"choices":[{"index":0,"delta":{"content":"b"}}]})"}, rec));
-    REQUIRE(rec.out.size() == 2);
-    CHECK(rec.out[0].chunk.content == "a");
-    CHECK(rec.out[0].chunk.error.empty());
-    CHECK(rec.out[1].chunk.content == "b");
+    REQUIRE(rec.emitted.size() == 2);
+    CHECK(rec.emitted[0].chunk.content == "a");
+    CHECK(rec.emitted[0].chunk.error.empty());
+    CHECK(rec.emitted[1].chunk.content == "b");
     // llama.cpp's `error: {...}` line, and the other shapes of an error event.
     REQUIRE_FALSE(conv.convert({"error", R"({"code":500,"message":"boom","type":"server_error"})"}, rec));
     REQUIRE_FALSE(conv.convert({"error", R"({"error":{"message":"bang"}})"}, rec));
     REQUIRE_FALSE(conv.convert({"error", "not JSON"}, rec));
-    REQUIRE(rec.out.size() == 5);
-    CHECK(rec.out[2].chunk.error == "boom");
-    CHECK(rec.out[3].chunk.error == "bang");
-    CHECK(rec.out[4].chunk.error == "not JSON");
-    CHECK(rec.out[4].chunk.finish == toolstream::finish_kind::error);
+    REQUIRE(rec.emitted.size() == 5);
+    CHECK(rec.emitted[2].chunk.error == "boom");
+    CHECK(rec.emitted[3].chunk.error == "bang");
+    CHECK(rec.emitted[4].chunk.error == "not JSON");
+    CHECK(rec.emitted[4].chunk.finish == toolstream::finish_kind::error);
 }
 
 namespace {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "catch_compat.hpp"
+#include "support/chunk_recorder.hpp"
 #include "support/chunk_summary.hpp"
 
 #include <toolstream/error.hpp>
@@ -11,31 +12,30 @@
 #include <toolstream/types.hpp>
 
 #include <cstddef>
+#include <initializer_list>
+#include <optional>
 #include <string_view>
 #include <vector>
 
 namespace toolstream::test {
-
-/// Keeps a copy of every chunk a single-choice converter emits; those that only announce a
-/// response (its id and model) go to `starts`, so `chunks` indexes only the ones with content.
-struct chunk_recorder {
-    std::vector<chunk_response> chunks;
-    std::vector<chunk_response> starts;
-    void operator()(std::size_t choice, const chunk_response& c)
-    {
-        CHECK(choice == 0);
-        chunk_response rest = c;
-        rest.response_id.clear();
-        rest.model.clear();
-        (rest == chunk_response{} ? starts : chunks).push_back(c);
-    }
-};
 
 /// Converts one payload as an SSE event named `name`.
 template<provider_traits Provider>
 error_code feed(provider_converter<Provider>& conv, chunk_recorder& out, std::string_view name, std::string_view data)
 {
     return conv.convert(wire_event{name, data}, out);
+}
+
+/// Converts each payload as an unnamed SSE event, then finishes; every chunk emitted, of any choice.
+template<provider_traits Provider>
+std::vector<emitted_chunk> convert_all(std::initializer_list<std::string_view> payloads)
+{
+    provider_converter<Provider> conv;
+    chunk_recorder out{.last_choice = std::nullopt};
+    for (const std::string_view data : payloads)
+        REQUIRE_FALSE(conv.convert(wire_event{{}, data}, out));
+    conv.finish(out);
+    return out.emitted;
 }
 
 /// Decodes an SSE recording and folds the converter's output; every event must convert without error.

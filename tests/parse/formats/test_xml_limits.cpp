@@ -32,8 +32,8 @@ TEST_CASE("xml: tags, values and lookahead longer than max_tag_size are released
     const std::string long_tag = "<tool name=\"t\" data=\"" + pad + "\">a</tool>";
     CHECK(segments(run(long_tag, small)) == "text " + boost::json::serialize(boost::json::string(long_tag)) + "\n");
     // A path value: ignored, so the file has no path.
-    CHECK(call_lines(run("<tool name=\"write_file\"><arg name=\"path\">" + pad + "</arg><arg name=\"content\">c</arg></tool>", small))
-          == "write_file {} invalid_arguments\n");
+    CHECK(calls(run("<tool name=\"write_file\"><arg name=\"path\">" + pad + "</arg><arg name=\"content\">c</arg></tool>", small))
+          == "seg_1 write_file {} invalid_arguments\n");
     // Whitespace before the start marker: the body is plain.
     const std::string spaces(70, ' ');
     CHECK(test::content_of_type(run(write_head + spaces + "__START_CONTENT__\nq</arg></tool>", small).events,

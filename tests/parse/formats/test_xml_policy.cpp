@@ -51,7 +51,7 @@ TEST_CASE("xml: write_file tool gives one file segment with path and content onl
     const auto r = run("<tool name=\"write_file\"><arguments><arg name='path'>/tmp/test.py</arg>"
                        "<arg name='content'>print('hello')</arg></arguments></tool>");
     CHECK(segments(r) == "write_file {\"tool_name\":\"write_file\",\"path\":\"/tmp/test.py\"} \"print('hello')\"\n");
-    CHECK(call_lines(r) == "write_file {\"path\":\"/tmp/test.py\",\"content\":\"print('hello')\"}\n");
+    CHECK(calls(r) == "seg_1 write_file {\"path\":\"/tmp/test.py\",\"content\":\"print('hello')\"}\n");
     CHECK(r.invocations.at(0).id == r.events.at(0).segment_id);
 }
 
@@ -144,7 +144,7 @@ TEST_CASE("xml: patch_file strips the patch markers and keeps the diff verbatim"
                              "+# Note: Do not remove __END_PATCH__ marker\n";
     CHECK(segments(r) == "patch_file {\"tool_name\":\"patch_file\",\"path\":\"file.py\"} "
                              + boost::json::serialize(boost::json::string(diff)) + "\n");
-    CHECK(call_lines(r) == "patch_file " + boost::json::serialize(boost::json::object{{"path", "file.py"}, {"patch", diff}}) + "\n");
+    CHECK(calls(r) == "seg_1 patch_file " + boost::json::serialize(boost::json::object{{"path", "file.py"}, {"patch", diff}}) + "\n");
 }
 
 TEST_CASE("xml: the reference's taught write_file layout", "[xml][write_file][markers]")
@@ -167,21 +167,21 @@ TEST_CASE("xml: legacy tool syntax in prose gives one invocation", "[xml][flow]"
     CHECK(segments(r) == "text \"I'll read the file for you.\\n\\n\"\n"
                          "tool_call {\"tool_name\":\"read_file\"} \"<path>/src/main.py</path>\"\n"
                          "text \"\\n\\nHere's what I found.\"\n");
-    CHECK(call_lines(r) == "read_file {\"path\":\"/src/main.py\"}\n");
+    CHECK(calls(r) == "seg_2 read_file {\"path\":\"/src/main.py\"}\n");
     CHECK(r.invocations[0].id == r.events[3].segment_id);
 }
 
 TEST_CASE("xml: two calls give two invocations with distinct ids", "[xml][flow]")
 {
     const auto r = run("<tool name=\"read_file\"><path>/a.py</path></tool> and <tool name=\"read_file\"><path>/b.py</path></tool>");
-    CHECK(call_lines(r) == "read_file {\"path\":\"/a.py\"}\nread_file {\"path\":\"/b.py\"}\n");
+    CHECK(calls(r) == "seg_1 read_file {\"path\":\"/a.py\"}\nseg_3 read_file {\"path\":\"/b.py\"}\n");
     CHECK(r.invocations[0].id != r.invocations[1].id);
 }
 
 TEST_CASE("xml: write_file without the <arguments> wrapper", "[xml][flow]")
 {
     const auto r = run("<tool name=\"write_file\"><arg name=\"path\">/out.txt</arg><arg name=\"content\">Hello</arg></tool>");
-    CHECK(call_lines(r) == "write_file {\"path\":\"/out.txt\",\"content\":\"Hello\"}\n");
+    CHECK(calls(r) == "seg_1 write_file {\"path\":\"/out.txt\",\"content\":\"Hello\"}\n");
 }
 
 TEST_CASE("xml: shorthand tags and a generic tool in one response", "[xml][flow][shorthand]")
@@ -194,9 +194,9 @@ TEST_CASE("xml: shorthand tags and a generic tool in one response", "[xml][flow]
                          "run_bash \"\\npython output.py\\n\"\n"
                          "text \"\\nCheck:\\n\"\n"
                          "tool_call {\"tool_name\":\"verify_result\"} \"<expected>hello</expected>\"\n");
-    CHECK(call_lines(r) == "write_file {\"path\":\"/output.py\",\"content\":\"print('hello')\\n\"}\n"
-                      "run_bash {\"command\":\"\\npython output.py\\n\"}\n"
-                      "verify_result {\"expected\":\"hello\"}\n");
+    CHECK(calls(r) == "seg_2 write_file {\"path\":\"/output.py\",\"content\":\"print('hello')\\n\"}\n"
+                 "seg_4 run_bash {\"command\":\"\\npython output.py\\n\"}\n"
+                 "seg_6 verify_result {\"expected\":\"hello\"}\n");
 }
 
 TEST_CASE("xml: shorthand write_file keeps raw HTML and nested XML exactly", "[xml][shorthand]")
@@ -208,7 +208,7 @@ TEST_CASE("xml: shorthand write_file keeps raw HTML and nested XML exactly", "[x
     const std::string nested = "<config><tool name=\"inner\"><arg name=\"a\">1</arg></tool><run_bash>x</run_bash></config>";
     const auto n = run("<write_file path=\"/c.xml\">" + nested + "</write_file>");
     CHECK(test::content_of_type(n.events, segment_type::write_file) == nested);
-    CHECK(call_lines(n) == "write_file " + boost::json::serialize(boost::json::object{{"path", "/c.xml"}, {"content", nested}}) + "\n");
+    CHECK(calls(n) == "seg_1 write_file " + boost::json::serialize(boost::json::object{{"path", "/c.xml"}, {"content", nested}}) + "\n");
 }
 
 TEST_CASE("xml: a CDATA body is stripped of its delimiters and may hold </arg>", "[xml][write_file]")
@@ -221,10 +221,10 @@ TEST_CASE("xml: a CDATA body is stripped of its delimiters and may hold </arg>",
 TEST_CASE("xml: unescaped < in an argument value", "[xml][flow]")
 {
     const std::string input = "<tool name=\"create_tasks\"><arg name=\"description\">Handle n <= 0 case</arg></tool>";
-    CHECK(call_lines(run(input)) == "create_tasks {\"description\":\"Handle n <= 0 case\"}\n");
+    CHECK(calls(run(input)) == "seg_1 create_tasks {\"description\":\"Handle n <= 0 case\"}\n");
     const auto split = input.find("n <") + 3;
-    CHECK(call_lines(run_pieces({std::string_view(input).substr(0, split), std::string_view(input).substr(split)}))
-          == "create_tasks {\"description\":\"Handle n <= 0 case\"}\n");
+    CHECK(calls(run_pieces({std::string_view(input).substr(0, split), std::string_view(input).substr(split)}))
+          == "seg_1 create_tasks {\"description\":\"Handle n <= 0 case\"}\n");
 }
 
 TEST_CASE("xml: arguments follow the Python reference (nesting, items, entities, CDATA)", "[xml][flow][bug6]")
@@ -242,12 +242,12 @@ TEST_CASE("xml: arguments follow the Python reference (nesting, items, entities,
 
 TEST_CASE("xml: split names and values; 1-byte chunks", "[xml][flow]")
 {
-    CHECK(call_lines(run_pieces({"<tool name=\"te", "st\"><arg>val", "ue</arg></to", "ol>"})) == "test {\"arg\":\"value\"}\n");
+    CHECK(calls(run_pieces({"<tool name=\"te", "st\"><arg>val", "ue</arg></to", "ol>"})) == "seg_1 test {\"arg\":\"value\"}\n");
     std::vector<std::string_view> bytes;
     const std::string_view input = "<tool name=\"x\"><a>1</a></tool>";
     for (std::size_t i = 0; i < input.size(); ++i)
         bytes.push_back(input.substr(i, 1));
-    CHECK(call_lines(run_pieces(bytes)) == "x {\"a\":\"1\"}\n");
+    CHECK(calls(run_pieces(bytes)) == "seg_1 x {\"a\":\"1\"}\n");
 }
 
 } // namespace test_xml_policy

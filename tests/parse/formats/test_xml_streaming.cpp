@@ -45,7 +45,7 @@ TEST_CASE("xml bug 3: truncated run_bash is incomplete", "[xml][bug3][finalize]"
 {
     const auto r = run("<tool name=\"run_bash\"><arguments><arg name=\"command\">ls -la /very/long/path");
     CHECK(segments(r) == "run_bash {\"tool_name\":\"run_bash\"} \"ls -la /very/long/path\" incomplete\n");
-    CHECK(call_lines(r) == "run_bash {} incomplete\n");   // an incomplete END carries no arguments
+    CHECK(calls(r) == "seg_1 run_bash {} incomplete\n");   // an incomplete END carries no arguments
     CHECK(r.invocations[0].error == "stream ended before the tool call was complete");
 }
 
@@ -54,7 +54,7 @@ TEST_CASE("xml §7: a truncated shorthand write_file keeps the partial closing t
     const std::string input = "<write_file path=\"/a\">partial content</write_";
     const auto r = run(input);
     CHECK(segments(r) == "write_file {\"path\":\"/a\"} \"partial content</write_\" incomplete\n");
-    CHECK(call_lines(r) == "write_file {} incomplete\n");
+    CHECK(calls(r) == "seg_1 write_file {} incomplete\n");
     CHECK(markup_of(input) == "<write_file path=\"/a\">");
 }
 
@@ -62,7 +62,7 @@ TEST_CASE("xml bug 3, §7: a truncated generic tool is incomplete and keeps a pa
 {
     const auto r = run("<tool name=\"x\"><arguments><arg name=\"a\">val</arg></arguments></to");
     CHECK(segments(r) == "tool_call {\"tool_name\":\"x\"} \"<arguments><arg name=\\\"a\\\">val</arg></arguments></to\" incomplete\n");
-    CHECK(call_lines(r) == "x {} incomplete\n");
+    CHECK(calls(r) == "seg_1 x {} incomplete\n");
 }
 
 // ---- §6.4: nothing held is lost at finalize ----
@@ -71,7 +71,7 @@ TEST_CASE("xml bug 4, §7: marker mode flushes every held byte at finalize, as b
 {
     const auto r = run(write_head + "__START_CONTENT__\nprint(1)\nprint(2)\n");
     CHECK(segments(r) == "write_file {\"tool_name\":\"write_file\",\"path\":\"/a.py\"} \"print(1)\\nprint(2)\\n\" incomplete\n");
-    CHECK(call_lines(r) == "write_file {} incomplete\n");
+    CHECK(calls(r) == "seg_1 write_file {} incomplete\n");
     // Indentation held for a possible closing line is body, and so is a partial end marker.
     CHECK(test::content_of_type(run(write_head + "__START_CONTENT__\nif x:\n    ").events, segment_type::write_file)
           == "if x:\n    ");
@@ -104,7 +104,7 @@ TEST_CASE("xml bug 4: a write_file cut before its content still ENDs, its markup
     const std::string input = "Hi <tool name=\"write_file\"><arguments><arg name=\"pa";
     const auto r = run(input);
     CHECK(segments(r) == "text \"Hi \"\nwrite_file {\"tool_name\":\"write_file\"} \"\" incomplete\n");
-    CHECK(call_lines(r) == "write_file {} incomplete\n");
+    CHECK(calls(r) == "seg_2 write_file {} incomplete\n");
     CHECK(markup_of(input) == "<tool name=\"write_file\"><arguments><arg name=\"pa");
 }
 
@@ -132,7 +132,7 @@ TEST_CASE("xml bug 5: the path may come after the content, at every chunking", "
     CHECK(segments(r) == "text \"Writing. \"\n"
                          "write_file {\"tool_name\":\"write_file\",\"path\":\"/late.py\"} \"body <b>\\n\"\n"
                          "text \" done\"\n");
-    CHECK(call_lines(r) == "write_file {\"path\":\"/late.py\",\"content\":\"body <b>\\n\"}\n");
+    CHECK(calls(r) == "seg_2 write_file {\"path\":\"/late.py\",\"content\":\"body <b>\\n\"}\n");
 
     // The held body counts as held, and START comes with the path.
     handler<xml> h;
@@ -163,7 +163,7 @@ TEST_CASE("xml: a body past max_held_body STARTs without its path; the late path
     REQUIRE(r.events.back().type == segment_event_type::SEGMENT_END);
     CHECK(r.events.back().metadata.at("path") == "late.txt");
     // A path that comes after a body that STARTed without it is written after it.
-    CHECK(call_lines(r) == "write_file {\"content\":\"" + body + "\",\"path\":\"late.txt\"}\n");
+    CHECK(calls(r) == "seg_1 write_file {\"content\":\"" + body + "\",\"path\":\"late.txt\"}\n");
 
     // The hold never passes the limit, whatever the body's length.
     o.max_held_body = 1000;
@@ -182,20 +182,20 @@ TEST_CASE("xml bug 5: a file that never gets a path is refused, its body kept", 
 {
     const auto closed = run("<tool name=\"write_file\"><arg name=\"content\">orphan</arg></tool>");
     CHECK(segments(closed) == "write_file {\"tool_name\":\"write_file\"} \"orphan\" invalid_arguments\n");
-    CHECK(call_lines(closed) == "write_file {} invalid_arguments\n");
+    CHECK(calls(closed) == "seg_1 write_file {} invalid_arguments\n");
     const auto cut = run("<tool name=\"write_file\"><arg name=\"content\">orphan</arg><arg name=\"pa");
     CHECK(segments(cut) == "write_file {\"tool_name\":\"write_file\"} \"orphan\" incomplete\n");
-    CHECK(call_lines(cut) == "write_file {} incomplete\n");
+    CHECK(calls(cut) == "seg_1 write_file {} incomplete\n");
 }
 
 // ---- §6.9: the reference's rigid path regex, first-</arg> and first-</tool> limits ----
 
 TEST_CASE("xml bug 9: path and argument tags tolerate spacing, quotes, case and entities", "[xml][bug9]")
 {
-    CHECK(call_lines(run("<tool name=\"write_file\"><arg  name = \"path\" >/s p/a&amp;b.txt</arg><ARG NAME='content'>x</ARG></tool>"))
-          == "write_file {\"path\":\"/s p/a&b.txt\",\"content\":\"x\"}\n");
-    CHECK(call_lines(run("<tool name=\"write_file\"><arg name=\"path\">\n  dir/<x>.txt\n</arg><arg name=\"content\">y</arg></tool>"))
-          == "write_file {\"path\":\"dir/<x>.txt\",\"content\":\"y\"}\n");
+    CHECK(calls(run("<tool name=\"write_file\"><arg  name = \"path\" >/s p/a&amp;b.txt</arg><ARG NAME='content'>x</ARG></tool>"))
+          == "seg_1 write_file {\"path\":\"/s p/a&b.txt\",\"content\":\"x\"}\n");
+    CHECK(calls(run("<tool name=\"write_file\"><arg name=\"path\">\n  dir/<x>.txt\n</arg><arg name=\"content\">y</arg></tool>"))
+          == "seg_1 write_file {\"path\":\"dir/<x>.txt\",\"content\":\"y\"}\n");
 }
 
 TEST_CASE("xml bug 9: a body without markers ends at its first </arg>; markers or CDATA keep more", "[xml][bug9]")
@@ -211,17 +211,17 @@ TEST_CASE("xml bug 9: a body without markers ends at its first </arg>; markers o
 TEST_CASE("xml bug 9: </tool> inside an argument does not end a generic call", "[xml][bug9]")
 {
     const auto cdata = run("<tool name=\"doc\"><arguments><arg name=\"text\"><![CDATA[close with </tool>]]></arg></arguments></tool>after");
-    CHECK(call_lines(cdata) == "doc {\"text\":\"close with </tool>\"}\n");
+    CHECK(calls(cdata) == "seg_1 doc {\"text\":\"close with </tool>\"}\n");
     CHECK(segments(cdata).ends_with("text \"after\"\n"));
 
     const auto raw = run("<tool name=\"doc\"><arg name=\"t\">a</tool>b</arg></tool>after");
     CHECK(segments(raw) == "tool_call {\"tool_name\":\"doc\"} \"<arg name=\\\"t\\\">a</tool>b</arg>\"\ntext \"after\"\n");
 
     const auto comment = run("<tool name=\"doc\"><!-- </tool> --><a>1</a></tool>");
-    CHECK(call_lines(comment) == "doc {\"a\":\"1\"}\n");
+    CHECK(calls(comment) == "seg_1 doc {\"a\":\"1\"}\n");
 
     // Self-closing <arg/> opens nothing; </arguments> closes an <arg> left open.
-    CHECK(call_lines(run("<tool name=\"f\"><arg name=\"a\"/><arg name=\"b\">2</arg></tool>")) == "f {\"a\":\"\",\"b\":\"2\"}\n");
+    CHECK(calls(run("<tool name=\"f\"><arg name=\"a\"/><arg name=\"b\">2</arg></tool>")) == "seg_1 f {\"a\":\"\",\"b\":\"2\"}\n");
     CHECK(segments(run("<tool name=\"f\"><arguments><arg name=\"a\">1</arguments></tool>x"))
           == "tool_call {\"tool_name\":\"f\"} \"<arguments><arg name=\\\"a\\\">1</arguments>\"\ntext \"x\"\n");
 }
@@ -232,7 +232,7 @@ TEST_CASE("xml: a missing end marker closes at </arg> before </arguments> or </t
 {
     const auto r = run(write_head + "\n__START_CONTENT__\ndef f():\n    return 1\n        </arg>\n    </arguments>\n</tool>");
     CHECK(test::content_of_type(r.events, segment_type::write_file) == "def f():\n    return 1\n");
-    CHECK(call_lines(r) == "write_file {\"path\":\"/a.py\",\"content\":\"def f():\\n    return 1\\n\"}\n");
+    CHECK(calls(r) == "seg_1 write_file {\"path\":\"/a.py\",\"content\":\"def f():\\n    return 1\\n\"}\n");
     // A bare </arg> followed by anything else is body.
     CHECK(test::content_of_type(run(write_head + "__START_CONTENT__\n<a></arg> x\n  </arg></tool>").events,
                                 segment_type::write_file) == "<a></arg> x\n");

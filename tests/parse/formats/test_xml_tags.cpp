@@ -38,7 +38,7 @@ TEST_CASE("xml: generic content is the raw inner XML; END carries the parsed arg
     CHECK(segments(r) == "tool_call {\"tool_name\":\"read_file\"} \"<arguments><arg name=\\\"path\\\">/a.txt</arg></arguments>\"\n");
     CHECK(r.events.back().metadata
           == boost::json::object{{"tool_name", "read_file"}, {"arguments", boost::json::object{{"path", "/a.txt"}}}});
-    CHECK(call_lines(r) == "read_file {\"path\":\"/a.txt\"}\n");
+    CHECK(calls(r) == "seg_1 read_file {\"path\":\"/a.txt\"}\n");
 }
 
 TEST_CASE("xml: tags that are not tool calls stay text byte for byte", "[xml][tags][text]")
@@ -93,7 +93,7 @@ TEST_CASE("xml: a self-closing tool is a call without arguments", "[xml][tags]")
 {
     const auto r = run("<tool name=\"get_time\"/> then");
     CHECK(segments(r) == "tool_call {\"tool_name\":\"get_time\"} \"\"\ntext \" then\"\n");
-    CHECK(call_lines(r) == "get_time {}\n");
+    CHECK(calls(r) == "seg_1 get_time {}\n");
 }
 
 // ---- run_bash ----
@@ -104,7 +104,7 @@ TEST_CASE("xml: run_bash tool streams only the command", "[xml][run_bash]")
                        "<tool name=\"read_file\"><path>/a</path></tool>");
     CHECK(segments(r) == "run_bash {\"tool_name\":\"run_bash\"} \"ls -la\"\n"
                          "tool_call {\"tool_name\":\"read_file\"} \"<path>/a</path>\"\n");
-    CHECK(call_lines(r) == "run_bash {\"command\":\"ls -la\"}\nread_file {\"path\":\"/a\"}\n");
+    CHECK(calls(r) == "seg_1 run_bash {\"command\":\"ls -la\"}\nseg_2 read_file {\"path\":\"/a\"}\n");
 }
 
 TEST_CASE("xml: run_bash background and timeout_seconds become metadata", "[xml][run_bash]")
@@ -113,7 +113,7 @@ TEST_CASE("xml: run_bash background and timeout_seconds become metadata", "[xml]
                        "<arg name=\"timeoutSeconds\"> 30 </arg></arguments></tool>");
     CHECK(r.events.back().metadata
           == boost::json::object{{"tool_name", "run_bash"}, {"background", true}, {"timeout_seconds", 30}});
-    CHECK(call_lines(r) == "run_bash {\"command\":\"sleep 9\",\"background\":true,\"timeout_seconds\":30}\n");
+    CHECK(calls(r) == "seg_1 run_bash {\"command\":\"sleep 9\",\"background\":true,\"timeout_seconds\":30}\n");
 
     const auto a = run("<tool name=\"run_bash\" background=\"0\" timeout_seconds=\"soon\"><arg name=\"command\">ls</arg></tool>"
                        "<run_bash background='true' timeout_seconds='5'>make</run_bash>");
@@ -125,7 +125,7 @@ TEST_CASE("xml: run_bash closed before any command is refused at its END", "[xml
 {
     const auto r = run("<tool name=\"run_bash\"><arguments></arguments></tool>");
     CHECK(segments(r) == "run_bash {\"tool_name\":\"run_bash\"} \"\" invalid_arguments\n");
-    CHECK(call_lines(r) == "run_bash {} invalid_arguments\n");
+    CHECK(calls(r) == "seg_1 run_bash {} invalid_arguments\n");
 }
 
 TEST_CASE("xml: shorthand tags hold partial closing tags and keep comments", "[xml][shorthand]")

@@ -1,15 +1,13 @@
 // Shared by the xml policy tests (test_xml_policy.cpp, test_xml_tags.cpp, test_xml_streaming.cpp,
-// test_xml_limits.cpp): a run through both stream checks, and a run's invocations one per line
-// (its segments: test::segments).
+// test_xml_limits.cpp): a run through both stream checks (a run's invocations one per line:
+// test::calls, its segments: test::segments).
 #pragma once
 
 #include <toolstream/parse/formats/xml.hpp>
 
+#include "parse/formats/format_checks.hpp"
 #include "support/events.hpp"
 #include "support/text_policy_checks.hpp"
-
-#include <boost/describe/enum_to_string.hpp>
-#include <boost/json/serialize.hpp>
 
 #include <string>
 #include <string_view>
@@ -27,19 +25,6 @@ inline test::policy_run run(std::string_view input, xml_options options = {})
 {
     check_streaming(input, options);
     return test::run_whole<xml>(input, options);
-}
-
-// One line per invocation: name, arguments, status when not complete.
-inline std::string call_lines(const test::policy_run& r)
-{
-    std::string out;
-    for (const auto& inv : r.invocations) {
-        out += inv.name + " " + boost::json::serialize(inv.arguments);
-        if (inv.status != invocation_status::complete)
-            out += std::string(" ") + boost::describe::enum_to_string(inv.status, "?");
-        out += "\n";
-    }
-    return out;
 }
 
 // A write_file call opened up to its content.

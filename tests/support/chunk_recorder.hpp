@@ -1,0 +1,66 @@
+// Test support: the sink that keeps a copy of every chunk a provider converter emits, for the
+// converter tests to look at one by one.
+#pragma once
+
+#include "catch_compat.hpp"
+
+#include <toolstream/types.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace toolstream::test {
+
+/// One chunk a converter emitted, and the choice it went to.
+struct emitted_chunk {
+    std::size_t choice;
+    chunk_response chunk;
+};
+
+/// Keeps a copy of every chunk a converter emits. `emitted` holds them all in order with their
+/// choices. `chunks` and `starts` split them for the tests that index content: a chunk that only
+/// announces a response (its id and model) goes to `starts`, every other one to `chunks`.
+struct chunk_recorder {
+    /// A chunk for a later choice fails the test: most streams under test have one choice. Streams
+    /// whose choices are not the point leave it empty, to let any through.
+    std::optional<std::size_t> last_choice = 0;
+    // Initialised, so that `{.last_choice = n}` leaves them out without a warning from GCC.
+    std::vector<emitted_chunk> emitted{};
+    std::vector<chunk_response> chunks{};
+    std::vector<chunk_response> starts{};
+
+    void operator()(std::size_t choice, const chunk_response& c)
+    {
+        if (last_choice)
+            CHECK(choice <= *last_choice);
+        emitted.push_back({choice, c});
+        chunk_response rest = c;
+        rest.response_id.clear();
+        rest.model.clear();
+        (rest == chunk_response{} ? starts : chunks).push_back(c);
+    }
+
+    /// Every tool-call delta of a choice, in order.
+    std::vector<tool_call_delta> deltas(std::size_t choice = 0) const
+    {
+        std::vector<tool_call_delta> out;
+        for (const auto& e : emitted)
+            if (e.choice == choice)
+                out.insert(out.end(), e.chunk.tool_calls.begin(), e.chunk.tool_calls.end());
+        return out;
+    }
+
+    /// The arguments of one call of a choice, joined.
+    std::string arguments(std::size_t call, std::size_t choice = 0) const
+    {
+        std::string joined;
+        for (const auto& d : deltas(choice))
+            if (d.index == call)
+                joined += d.arguments_delta;
+        return joined;
+    }
+};
+
+} // namespace toolstream::test
