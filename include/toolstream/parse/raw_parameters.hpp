@@ -244,7 +244,7 @@ inline boost::json::value convert_raw_as(raw_kind kind, std::string_view t)
     case raw_kind::integer: return parse_raw_integer(t);
     case raw_kind::number: return parse_raw_number(t);
     case raw_kind::boolean:
-        if (const std::string_view literal = json_literal_of(t, json_words, letter_case::any); literal != "null" && !literal.empty())
+        if (const std::string_view literal = json_literal_of(t, json_words, letter_case::any); literal == "true" || literal == "false")
             return literal == "true";
         return nullptr;
     case raw_kind::object:

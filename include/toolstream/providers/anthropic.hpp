@@ -7,6 +7,7 @@
 #include <toolstream/providers/detail/event_fields.hpp>
 #include <toolstream/providers/detail/event_sax.hpp>
 #include <toolstream/providers/detail/event_template.hpp>
+#include <toolstream/providers/detail/finish_words.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/providers/provider.hpp>
@@ -56,13 +57,10 @@ struct provider_converter<anthropic> : converter_defaults<provider_converter<ant
     /// content_filter; a reason not known here is stop.
     static constexpr finish_kind normalise_finish(std::string_view stop_reason) noexcept
     {
-        if (stop_reason == "max_tokens" || stop_reason == "model_context_window_exceeded")
-            return finish_kind::length;
-        if (stop_reason == "tool_use")
-            return finish_kind::tool_calls;
-        if (stop_reason == "refusal")
-            return finish_kind::content_filter;
-        return finish_kind::stop;
+        return detail::finish_of({{"max_tokens", finish_kind::length},
+                                  {"model_context_window_exceeded", finish_kind::length},
+                                  {"tool_use", finish_kind::tool_calls}, {"refusal", finish_kind::content_filter}},
+                                 stop_reason, finish_kind::stop);
     }
 
     /// Blocks per message beyond which an index is taken as hostile rather than allocated.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <toolstream/error.hpp>
+#include <toolstream/providers/detail/finish_words.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/openai_chat_stream.hpp>
 #include <toolstream/providers/provider.hpp>
@@ -22,7 +23,7 @@ struct mistral {};
 /// and whose `thinking` parts (nested `text` parts) are reasoning; tool calls come whole, several
 /// in one chunk, with no `index` (their position in the array numbers them) and 9-character ids.
 template<>
-struct provider_converter<mistral> {
+struct provider_converter<mistral> : converter_defaults<provider_converter<mistral>> {
     static constexpr framing wire_framing = framing::sse;
     static constexpr std::string_view name = "mistral";
 
@@ -31,27 +32,18 @@ struct provider_converter<mistral> {
     /// (`error` among them) is error: an end not known to be clean never reads as one.
     static constexpr finish_kind normalise_finish(std::string_view reason) noexcept
     {
-        if (reason == "stop")
-            return finish_kind::stop;
-        if (reason == "length" || reason == "model_length")
-            return finish_kind::length;
-        if (reason == "tool_calls")
-            return finish_kind::tool_calls;
-        if (reason == "content_filter")
-            return finish_kind::content_filter;
-        return finish_kind::error;
+        return detail::finish_of({{"stop", finish_kind::stop}, {"length", finish_kind::length},
+                                  {"model_length", finish_kind::length}, {"tool_calls", finish_kind::tool_calls},
+                                  {"content_filter", finish_kind::content_filter}},
+                                 reason, finish_kind::error);
     }
 
+    /// Converts one event; chat_stream guards its own allocations. Every event is emitted as it
+    /// converts, so finish() (the default) adds nothing.
     template<chunk_consumer Emit>
     error_code convert(const wire_event& ev, Emit& emit)
     {
         return stream_.convert(ev.data, emit, &read_content);
-    }
-
-    /// Every event is emitted as it converts, so the end of input adds nothing.
-    template<chunk_consumer Emit>
-    void finish(Emit&)
-    {
     }
 
 private:

@@ -8,6 +8,7 @@
 #include <toolstream/providers/detail/event_fields.hpp>
 #include <toolstream/providers/detail/event_sax.hpp>
 #include <toolstream/providers/detail/event_template.hpp>
+#include <toolstream/providers/detail/finish_words.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
 #include <toolstream/providers/provider.hpp>
@@ -48,7 +49,8 @@ struct provider_converter<ollama> : converter_defaults<provider_converter<ollama
     /// clean one never reads as one.
     static constexpr finish_kind normalise_finish(std::string_view done_reason) noexcept
     {
-        return done_reason == "stop" ? finish_kind::stop : done_reason == "length" ? finish_kind::length : finish_kind::error;
+        return detail::finish_of({{"stop", finish_kind::stop}, {"length", finish_kind::length}}, done_reason,
+                                 finish_kind::error);
     }
 
 private:

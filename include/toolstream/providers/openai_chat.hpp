@@ -4,6 +4,7 @@
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/error.hpp>
+#include <toolstream/providers/detail/finish_words.hpp>
 #include <toolstream/providers/detail/openai_chat_stream.hpp>
 #include <toolstream/providers/provider.hpp>
 #include <toolstream/types.hpp>
@@ -28,7 +29,7 @@ struct openai_chat {};
 /// and empty data are skipped (a pipeline reads nothing after `[DONE]`); data that is not a JSON
 /// object gives `error::invalid_payload`.
 template<>
-struct provider_converter<openai_chat> {
+struct provider_converter<openai_chat> : converter_defaults<provider_converter<openai_chat>> {
     static constexpr framing wire_framing = framing::sse;
     static constexpr std::string_view name = "openai_chat";
 
@@ -39,19 +40,16 @@ struct provider_converter<openai_chat> {
     /// `function_call` whose choice opened no call.
     static constexpr finish_kind normalise_finish(std::string_view reason) noexcept
     {
-        if (reason == "stop")
-            return finish_kind::stop;
-        if (reason == "length")
-            return finish_kind::length;
-        if (reason == "tool_calls" || reason == "function_call")
-            return finish_kind::tool_calls;
-        if (reason == "content_filter")
-            return finish_kind::content_filter;
-        return finish_kind::error;
+        return detail::finish_of({{"stop", finish_kind::stop}, {"length", finish_kind::length},
+                                  {"tool_calls", finish_kind::tool_calls}, {"function_call", finish_kind::tool_calls},
+                                  {"content_filter", finish_kind::content_filter}},
+                                 reason, finish_kind::error);
     }
 
-    /// Converts one event. Its SSE `event:` name plays no part in this dialect, but for `error`
-    /// without `choices`: the response's error (llama.cpp's server ends a failed stream so).
+    /// Converts one event; chat_stream guards its own allocations. Its SSE `event:` name plays no
+    /// part in this dialect, but for `error` without `choices`: the response's error (llama.cpp's
+    /// server ends a failed stream so). Every event is emitted as it converts, so finish() (the
+    /// default) adds nothing.
     template<chunk_consumer Emit>
     error_code convert(const wire_event& ev, Emit& emit)
     {
@@ -62,12 +60,6 @@ struct provider_converter<openai_chat> {
         if (detail::equals(ev.name, "error"))
             return stream_.convert_error_event(ev.data, emit, read_content);
         return stream_.convert(ev.data, emit, read_content);
-    }
-
-    /// Every event is emitted as it converts, so the end of input adds nothing.
-    template<chunk_consumer Emit>
-    void finish(Emit&)
-    {
     }
 
 private:

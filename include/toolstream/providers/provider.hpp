@@ -53,7 +53,8 @@ concept provider_traits = requires(provider_converter<P>& c, const wire_event& e
 /// `convert_event(ev, emit)` so that a failed allocation drops only that event
 /// (error::out_of_memory; later events still convert), and `finish()` flushes nothing, for a
 /// dialect that holds nothing back. A converter that holds something back declares its own
-/// `finish()`. `Converter` befriends this base when its `convert_event` is private.
+/// `finish()`; one whose conversion guards its own allocations, its own `convert()`.
+/// `Converter` befriends this base when its `convert_event` is private.
 template<class Converter>
 struct converter_defaults {
     template<chunk_consumer Emit>

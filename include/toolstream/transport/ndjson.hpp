@@ -3,6 +3,7 @@
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/error.hpp>
+#include <toolstream/transport/detail/line_decoder.hpp>
 #include <toolstream/transport/detail/line_splitter.hpp>
 #include <toolstream/transport/wire_event.hpp>
 
@@ -31,54 +32,18 @@ struct ndjson_options {
 /// Views passed to the visitor are valid only during that call; a line that lies wholly inside
 /// one write is a view into the written bytes. After finish(), call reset() before decoding
 /// another stream.
-class ndjson_decoder {
+class ndjson_decoder : public detail::line_decoder<ndjson_decoder> {
 public:
-    explicit ndjson_decoder(ndjson_options opts = {}) : lines_(detail::line_ends::lf, opts.max_line_size) {}
-
-    /// Decodes `bytes`, calling `visit(const wire_event&)` per complete line.
-    template<class Visitor>
-    error_code write(std::string_view bytes, Visitor&& visit)
-    {
-        error_code ec;
-        recovering(visit, ec, [&] {
-            const auto [replay, rest] = bom_.strip(bytes);
-            feed(replay, visit, ec);
-            feed(rest, visit, ec);
-        });
-        return ec;
-    }
-
-    /// End of input: delivers a last line that lacks its `\n`.
-    template<class Visitor>
-    error_code finish(Visitor&& visit)
-    {
-        error_code ec;
-        recovering(visit, ec, [&] {
-            feed(bom_.finish(), visit, ec);
-            lines_.finish([&](std::string_view line, bool) { deliver(line, visit); });
-        });
-        return ec;
-    }
+    explicit ndjson_decoder(ndjson_options opts = {}) : line_decoder(detail::line_ends::lf, opts.max_line_size) {}
 
     /// Back to a fresh stream, keeping buffer capacity.
-    void reset() noexcept
-    {
-        bom_.reset();
-        lines_.reset();
-    }
+    void reset() noexcept { reset_lines(); }
 
     /// Bytes of a partial line held between writes; for tests and monitoring.
     std::size_t buffered_bytes() const noexcept { return lines_.buffered_bytes(); }
 
 private:
-    // Runs `decode`. Should an allocation fail inside it, the line being decoded and the rest of
-    // the bytes are dropped, decoding resumes after the next line end, and the failure is
-    // reported as error::out_of_memory.
-    template<class Visitor, class Decode>
-    void recovering(Visitor& visit, error_code& ec, Decode&& decode)
-    {
-        detail::decode_recovering(visit, ec, decode, [this] { lines_.drop_line(); });
-    }
+    friend class detail::line_decoder<ndjson_decoder>;
 
     template<class Visitor>
     void feed(std::string_view bytes, Visitor& visit, error_code& ec)
@@ -88,15 +53,22 @@ private:
             [&] { detail::report_error(visit, ec, error::line_too_large); });
     }
 
+    // A last line that lacks its `\n`.
+    template<class Visitor>
+    void end_stream(Visitor& visit, error_code&)
+    {
+        lines_.finish([&](std::string_view line, bool) { deliver(line, visit); });
+    }
+
+    // After a failed allocation decoding resumes after the next line end.
+    void drop_input() noexcept { lines_.drop_line(); }
+
     template<class Visitor>
     static void deliver(std::string_view line, Visitor& visit)
     {
         if (!detail::all_blank(line))
             visit(wire_event{{}, line});
     }
-
-    detail::bom_skipper bom_;
-    detail::line_splitter lines_;
 };
 
 } // namespace toolstream

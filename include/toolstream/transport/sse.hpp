@@ -3,6 +3,7 @@
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/error.hpp>
+#include <toolstream/transport/detail/line_decoder.hpp>
 #include <toolstream/transport/detail/line_splitter.hpp>
 #include <toolstream/transport/wire_event.hpp>
 
@@ -55,47 +56,11 @@ struct sse_keep_alive {
 /// inside one write is delivered as a view into the written bytes, without copying; so is one
 /// whose only data line is long and spans writes, from the buffer that gathered it. After
 /// finish(), call reset() before decoding another stream.
-class sse_decoder {
+class sse_decoder : public detail::line_decoder<sse_decoder> {
 public:
     explicit sse_decoder(sse_options opts = {})
-        : opts_(opts), lines_(detail::line_ends::cr_lf_crlf, line_limit(opts.max_event_size))
+        : line_decoder(detail::line_ends::cr_lf_crlf, line_limit(opts.max_event_size)), opts_(opts)
     {
-    }
-
-    /// Decodes `bytes`: calls `visit(const wire_event&)` per dispatched event and, if the
-    /// visitor is invocable with it, `visit(sse_keep_alive)` per comment line.
-    template<class Visitor>
-    error_code write(std::string_view bytes, Visitor&& visit)
-    {
-        error_code ec;
-        recovering(visit, ec, [&] {
-            const auto [replay, rest] = bom_.strip(bytes);
-            feed(replay, visit, ec);
-            feed(rest, visit, ec);
-            if (borrowing_) {   // the event continues in a later write: own its data now
-                data_.assign(borrowed_);
-                borrowing_ = false;
-            }
-        });
-        return ec;
-    }
-
-    /// End of input: delivers a raw JSON body, and with `flush_at_eof` an event (and last line)
-    /// that the stream ended without terminating. Otherwise the spec's rule applies: dropped.
-    template<class Visitor>
-    error_code finish(Visitor&& visit)
-    {
-        error_code ec;
-        recovering(visit, ec, [&] {
-            feed(bom_.finish(), visit, ec);
-            if (mode_ == mode::raw) {
-                visit(wire_event{{}, data_});
-            } else if (opts_.flush_at_eof) {
-                lines_.finish([&](std::string_view line, bool in_input) { on_line(line, in_input, visit, ec); });
-                dispatch(visit);
-            }
-        });
-        return ec;
     }
 
     /// A `[DONE]` data sentinel was seen.
@@ -104,8 +69,7 @@ public:
     /// Back to a fresh stream, keeping buffer capacity.
     void reset() noexcept
     {
-        bom_.reset();
-        lines_.reset();
+        reset_lines();
         clear_event();
         mode_ = mode::undecided;
         skipping_ = false;
@@ -121,6 +85,8 @@ public:
     }
 
 private:
+    friend class detail::line_decoder<sse_decoder>;
+
     enum class mode { undecided, sse, raw, raw_dropped };
 
     // A data line may be `data: ` plus a value of max_event_size bytes.
@@ -130,19 +96,37 @@ private:
         return max_event_size > static_cast<std::size_t>(-1) - prefix ? max_event_size : max_event_size + prefix;
     }
 
-    // Runs `decode`. Should an allocation fail inside it, the event being decoded and the rest of
-    // the bytes are dropped, decoding resumes after the next blank line, and the failure is
-    // reported as error::out_of_memory.
-    template<class Visitor, class Decode>
-    void recovering(Visitor& visit, error_code& ec, Decode&& decode)
+    // The event continues in a later write: own its data now.
+    void end_write()
     {
-        detail::decode_recovering(visit, ec, decode, [this] {
-            clear_event();
-            lines_.drop_line();
-            skipping_ = mode_ == mode::sse;
-            if (mode_ == mode::raw)
-                mode_ = mode::raw_dropped;
-        });
+        if (borrowing_) {
+            data_.assign(borrowed_);
+            borrowing_ = false;
+        }
+    }
+
+    // A raw JSON body, and with `flush_at_eof` an event (and last line) that the stream ended
+    // without terminating. Otherwise the spec's rule applies: dropped.
+    template<class Visitor>
+    void end_stream(Visitor& visit, error_code& ec)
+    {
+        if (mode_ == mode::raw) {
+            visit(wire_event{{}, data_});
+        } else if (opts_.flush_at_eof) {
+            lines_.finish([&](std::string_view line, bool in_input) { on_line(line, in_input, visit, ec); });
+            dispatch(visit);
+        }
+    }
+
+    // After a failed allocation the event being decoded and the rest of the bytes are dropped,
+    // and decoding resumes after the next blank line.
+    void drop_input() noexcept
+    {
+        clear_event();
+        lines_.drop_line();
+        skipping_ = mode_ == mode::sse;
+        if (mode_ == mode::raw)
+            mode_ = mode::raw_dropped;
     }
 
     template<class Visitor>
@@ -282,8 +266,6 @@ private:
     }
 
     sse_options opts_;
-    detail::bom_skipper bom_;
-    detail::line_splitter lines_;
     std::string name_;
     std::string data_;              // the joined data from data_from_ on, or the raw JSON body
     std::size_t data_from_ = 0;     // the `data:` prefix of a line taken whole from the splitter

@@ -2,11 +2,10 @@
 // <tool_call>NAME\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n…</tool_call>
 #pragma once
 
-#include <toolstream/detail/ascii.hpp>
 #include <toolstream/parse/engine/text_format.hpp>
+#include <toolstream/parse/formats/detail/arg_key_value_format.hpp>
 
 #include <array>
-#include <optional>
 #include <string_view>
 
 namespace toolstream {
@@ -24,25 +23,12 @@ namespace toolstream {
 ///   string abc): it is held to its close (up to `max_held`, then it streams as a string).
 /// - The call's close also closes its arguments: a stream that ends after a value's
 ///   `</arg_value>` (or right after the name) with only blanks left ENDs the call `complete`.
-struct glm45_format : marker_format {
+struct glm45_format : detail::arg_key_value_format {
     static constexpr std::string_view name = "glm45";
-    static constexpr std::string_view call_open = "<tool_call>";
     static constexpr std::string_view header_end = "\n";
     /// The name may run straight into its first key, or into the close of a call without any.
     static constexpr std::array<std::string_view, 2> header_stops{"<arg_key>", "</tool_call>"};
-    static constexpr std::string_view call_close = "</tool_call>";
-    static constexpr text_arguments arguments = text_arguments::key_value;
-    static constexpr std::string_view parameter_open = "<arg_key>";
-    static constexpr std::string_view parameter_name_end = "</arg_key>";
-    static constexpr std::string_view value_open = "<arg_value>";
-    static constexpr std::string_view value_close = "</arg_value>";
     static constexpr bool decode_untyped_values = true;
-
-    /// The name, without surrounding blanks; a header with blanks or markup inside names nothing.
-    static std::optional<call_header> read_header(std::string_view header)
-    {
-        return named_call(detail::trim_blanks(header));
-    }
 };
 
 using glm45 = text_format_policy<glm45_format>;

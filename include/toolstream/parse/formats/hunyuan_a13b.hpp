@@ -3,7 +3,7 @@
 #pragma once
 
 #include <toolstream/parse/engine/text_format.hpp>
-#include <toolstream/parse/formats/detail/text_block_reader.hpp>
+#include <toolstream/parse/formats/detail/think_guarded_calls_format.hpp>
 
 #include <string_view>
 
@@ -25,15 +25,8 @@ namespace toolstream {
 ///   after the last `</think>`; here text is kept byte for byte (reasoning belongs to a
 ///   reasoning parser). vLLM's streaming reads calls only at the start of the output; here the
 ///   marker opens them anywhere.
-struct hunyuan_a13b_format : marker_format {
-    template<class Self>
-    using reader = detail::text_block_reader<Self>;
-
+struct hunyuan_a13b_format : detail::think_guarded_calls_format {
     static constexpr std::string_view name = "hunyuan_a13b";
-    static constexpr call_markers text_block{"<think>", "</think>"};
-    static constexpr std::string_view call_open = "<tool_calls>";
-    static constexpr std::string_view call_close = "</tool_calls>";
-    static constexpr text_arguments arguments = text_arguments::json_call;
     static constexpr json_call_list call_list = json_call_list::array;
 };
 

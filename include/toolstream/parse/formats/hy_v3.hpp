@@ -2,10 +2,9 @@
 // <tool_calls>\n<tool_call>NAME<tool_sep>\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n</tool_call>\n</tool_calls>
 #pragma once
 
-#include <toolstream/detail/ascii.hpp>
 #include <toolstream/parse/engine/text_format.hpp>
+#include <toolstream/parse/formats/detail/arg_key_value_format.hpp>
 
-#include <optional>
 #include <string_view>
 
 namespace toolstream {
@@ -22,23 +21,11 @@ namespace toolstream {
 ///   `options.schemas`, non-string typed values are held to their close and converted.
 /// - `</arg_value>` ends a value only when blanks and then `<arg_key>` or `</tool_call>` follow
 ///   (lookahead of 64 blanks, error::marker_too_long past it).
-struct hy_v3_format : marker_format {
+struct hy_v3_format : detail::arg_key_value_format {
     static constexpr std::string_view name = "hy_v3";
     static constexpr std::string_view section_open = "<tool_calls>";
     static constexpr std::string_view section_close = "</tool_calls>";
-    static constexpr std::string_view call_open = "<tool_call>";
     static constexpr std::string_view header_end = "<tool_sep>";
-    static constexpr std::string_view call_close = "</tool_call>";
-    static constexpr text_arguments arguments = text_arguments::key_value;
-    static constexpr std::string_view parameter_open = "<arg_key>";
-    static constexpr std::string_view parameter_name_end = "</arg_key>";
-    static constexpr std::string_view value_open = "<arg_value>";
-    static constexpr std::string_view value_close = "</arg_value>";
-
-    static std::optional<call_header> read_header(std::string_view header)
-    {
-        return named_call(detail::trim_blanks(header));
-    }
 };
 
 using hy_v3 = text_format_policy<hy_v3_format>;

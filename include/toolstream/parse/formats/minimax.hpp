@@ -3,7 +3,7 @@
 #pragma once
 
 #include <toolstream/parse/engine/text_format.hpp>
-#include <toolstream/parse/formats/detail/text_block_reader.hpp>
+#include <toolstream/parse/formats/detail/think_guarded_calls_format.hpp>
 
 #include <string_view>
 
@@ -24,15 +24,8 @@ namespace toolstream {
 /// - From `<think>` to `</think>` (or the end of the stream) no call opens: the block, calls
 ///   written in it included, is text, as vLLM's parser leaves it in the content. A reasoning
 ///   parser in front makes a block it reads reasoning instead.
-struct minimax_format : marker_format {
-    template<class Self>
-    using reader = detail::text_block_reader<Self>;
-
+struct minimax_format : detail::think_guarded_calls_format {
     static constexpr std::string_view name = "minimax";
-    static constexpr call_markers text_block{"<think>", "</think>"};
-    static constexpr std::string_view call_open = "<tool_calls>";
-    static constexpr std::string_view call_close = "</tool_calls>";
-    static constexpr text_arguments arguments = text_arguments::json_call;
     static constexpr json_call_list call_list = json_call_list::sequence;
     static constexpr bool call_needs_arguments = true;
 };

@@ -71,26 +71,6 @@ void report_error(Visitor& visit, error_code& ec, error e)
         visit(ec);
 }
 
-/// Runs a decoder's `decode`. Should an allocation fail inside it, `drop` forgets what was being
-/// decoded and the failure is reported as error::out_of_memory: in `ec`, and to the visitor,
-/// whose own allocations may fail as well.
-template<class Visitor, class Decode, class Drop>
-void decode_recovering(Visitor& visit, error_code& ec, Decode&& decode, Drop&& drop)
-{
-    const error_code failed = guard_allocation([&] {
-        decode();
-        return error_code();
-    });
-    if (!failed)
-        return;
-    drop();
-    (void)guard_allocation([&] {
-        report_error(visit, ec, error::out_of_memory);
-        return error_code();
-    });
-    ec = error::out_of_memory;
-}
-
 /// Which bytes end a line.
 enum class line_ends {
     cr_lf_crlf,   ///< SSE: CR, LF or CRLF; a CRLF split across writes is one line end.
