@@ -6,7 +6,7 @@
 #include <toolstream/concepts.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/parse/raw_parameters.hpp>
-#include <toolstream/pipeline/pipeline.hpp>
+#include <toolstream/pipeline/pipeline_options.hpp>
 #include <toolstream/runtime/detail/erased_sink.hpp>
 #include <toolstream/sinks.hpp>
 #include <toolstream/stream_summary.hpp>

@@ -7,13 +7,11 @@
 // handler<runtime_policy, recording_sink>, which runtime_policy.hpp then only declares.
 #pragma once
 
-#include <toolstream/handler/handler.hpp>
 #include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/pipeline/text_pipeline.hpp>
 #include <toolstream/runtime/registry.hpp>
 #include <toolstream/runtime/runtime_pipeline.hpp>
 #include <toolstream/runtime/runtime_policy.hpp>
-#include <toolstream/sinks.hpp>
 
 #include <cstddef>
 #include <memory>
