@@ -5,10 +5,9 @@
 #include "arguments.hpp"
 #include "output.hpp"
 #include "replay_serve.hpp"   // programs/viewer: --serve
+#include "../common/handler_events.hpp"
 
-#include <toolstream/handler/handler.hpp>
 #include <toolstream/runtime/runtime_pipeline.hpp>
-#include <toolstream/runtime/runtime_policy.hpp>
 #include <toolstream/sinks.hpp>
 #include <toolstream/version.hpp>
 #include <toolstream/writers/anthropic_messages.hpp>
@@ -25,6 +24,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -201,15 +201,32 @@ bool read_in_chunks(const arguments& a, Write&& write)
     return ok && !replay::standard_output().failed();
 }
 
-// Plain model text through a handler, written as --emit's API stream (the writer finishes the choice).
+// Plain model text reaches `sink` as a handler<runtime_policy> would deliver it, through the
+// run-time path compiled once for the program; null (with a message) for names nobody has.
+using text_sink = toolstream_programs::handler_events<replay_sink>;
+std::unique_ptr<ts::runtime_pipeline<text_sink>> text_pipeline_for(const arguments& a, replay_sink sink)
+{
+    auto made = ts::runtime_pipeline<text_sink>::create(ts::text_provider_name, a.parser, text_sink{std::move(sink)}, {},
+                                                        a.reasoning_parser, a.schemas, a.thinking_open);
+    if (!made) {
+        std::cerr << "toolstream-replay: " << made.error().message() << "\n" << replay::usage_text();
+        return nullptr;
+    }
+    return std::move(*made);
+}
+
+// Plain model text through runtime_pipeline("text") as a handler would read it, written as
+// --emit's API stream (the writer finishes the choice).
 int replay_text_as_sse(const arguments& a)
 {
-    ts::handler<ts::runtime_policy, replay_sink> h(api_stream_sink(a), {},
-                                                   ts::make_policy(a.parser, a.reasoning_parser, a.schemas, a.thinking_open).value());
-    if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
+    auto made = text_pipeline_for(a, api_stream_sink(a));
+    if (!made)
+        return 2;
+    auto& p = *made;
+    if (!read_in_chunks(a, [&](std::string_view piece) { (void)p.write(piece); }))
         return 1;
-    (void)h.finalize();
-    std::get<api_sink>(h.sink().get()).done();
+    (void)p.finish();
+    std::get<api_sink>(p.sink().sink.get()).done();
     return 0;
 }
 
@@ -223,7 +240,7 @@ void add_formats(boost::json::object& summary, const ts::stream_summary& s, cons
     for (std::size_t i = 0; i < choices.size() && i < s.choices.size(); ++i) {
         const std::string_view read = i < formats.size() ? formats[i] : std::string_view{};
         choices[i].as_object()["format"] = read.empty() ? boost::json::value(nullptr) : boost::json::value(read);
-        const std::string_view left = ts::auto_detect::format_in(s.choices[i].text);
+        const std::string_view left = ts::format_of_calls_in(s.choices[i].text);
         if (left.empty() || left == read)
             continue;
         std::string w = "choice " + std::to_string(s.choices[i].index) + ": the text holds tool-call markup of format "
@@ -265,17 +282,19 @@ int replay_text(const arguments& a)
 {
     // Plain model text is one choice; its summary text and reasoning are what those segments carried.
     ts::choice_summary choice;
-    ts::handler<ts::runtime_policy, replay_sink> h(printing_sink(a, &choice), {},
-                                                   ts::make_policy(a.parser, a.reasoning_parser, a.schemas, a.thinking_open).value());
-    if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
+    auto made = text_pipeline_for(a, printing_sink(a, &choice));
+    if (!made)
+        return 2;
+    auto& p = *made;
+    if (!read_in_chunks(a, [&](std::string_view piece) { (void)p.write(piece); }))
         return 1;
-    (void)h.finalize();
+    (void)p.finish();
     if (a.emit == emit_mode::summary) {
-        choice.tool_calls = h.invocations();
+        choice.tool_calls = p.summary().choices.front().tool_calls;
         ts::stream_summary s;
         s.choices.push_back(std::move(choice));
         auto summary = ts::to_json(s, "text", "text");
-        add_formats(summary, s, {h.policy().format()});
+        add_formats(summary, s, p.formats());
         replay::standard_output().line(boost::json::serialize(summary));
     }
     return 0;

@@ -20,6 +20,14 @@
 
 namespace toolstream {
 
+/// The provider name runtime_pipeline::create() takes for plain model text (text_pipeline).
+inline constexpr std::string_view text_provider_name = "text";
+
+/// The format `auto` would choose reading `text`, when it reads a complete call there (else
+/// empty): a call that another policy left in its text. auto_detect::format_in, compiled with the
+/// run-time path rather than in each TU that asks.
+std::string_view format_of_calls_in(std::string_view text);
+
 namespace detail {
 
 /// The run-time path, compiled once: a std::variant of pipeline<P, runtime_policy, erased_sink>

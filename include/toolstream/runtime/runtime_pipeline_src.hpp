@@ -21,6 +21,11 @@
 
 namespace toolstream {
 
+std::string_view format_of_calls_in(std::string_view text)
+{
+    return auto_detect::format_in(text);
+}
+
 namespace detail {
 
 template<class List>
@@ -73,8 +78,8 @@ result<erased_pipeline> erased_pipeline::create(std::string_view provider, std::
                                                 std::shared_ptr<const tool_schemas> schemas,
                                                 std::optional<bool> thinking_open)
 {
-    if (auto probe = make_policy(parser, reasoning_parser); !probe)
-        return probe.error();
+    if (!known_parser_names(parser, reasoning_parser))
+        return make_error_code(error::unknown_parser);
     const state::policy_request request{std::string(parser), std::string(reasoning_parser), std::move(schemas),
                                         thinking_open};
     auto made = state::make(provider, request, sink, options, std::make_index_sequence<provider_names.size()>{});
