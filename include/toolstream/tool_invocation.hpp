@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace toolstream {
 
@@ -73,6 +74,13 @@ inline boost::json::value reported_arguments(const tool_invocation& inv)
 {
     if (inv.is_complete() && !inv.free_form)
         return inv.arguments;
+    return parse_arguments_raw(inv.arguments_raw);
+}
+/// The same, moving the arguments out of `inv` when they are what is reported.
+inline boost::json::value reported_arguments(tool_invocation&& inv)
+{
+    if (inv.is_complete() && !inv.free_form)
+        return std::move(inv.arguments);
     return parse_arguments_raw(inv.arguments_raw);
 }
 

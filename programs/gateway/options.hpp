@@ -3,7 +3,6 @@
 #pragma once
 
 #include <toolstream/runtime/registry.hpp>
-#include <toolstream/runtime/runtime_policy.hpp>
 
 #include "../common/names.hpp"
 #include "upstream_apis.hpp"
@@ -204,7 +203,7 @@ inline const std::vector<flag_spec>& flag_table()
              return std::string();
          }},
         {"--reasoning-parser", "NAME", "reasoning format in the model's text (qwen3, deepseek_r1...)", [](options& o, std::string_view v) {
-             o.reasoning_parser = std::string(v);   // checked with --parser by make_policy
+             o.reasoning_parser = std::string(v);   // checked with --parser by known_parser_names
              return std::string();
          }},
         {"--thinking-open", "yes|no", "whether the prompt left a reasoning region open (the reasoning parser's default)", [](options& o, std::string_view v) {
@@ -300,7 +299,7 @@ inline std::optional<options> parse_options(int argc, char** argv, std::string& 
     else if (o.provider.empty())
         error = "--provider is required: " + toolstream_programs::joined(gateway_providers, ", ")
                 + " (the request dialects the gateway speaks)";
-    else if (auto probe = toolstream::make_policy(o.parser, o.reasoning_parser); !probe)
+    else if (!toolstream::known_parser_names(o.parser, o.reasoning_parser))
         error = "--reasoning-parser: unknown reasoning parser '" + o.reasoning_parser + "' (with --parser " + o.parser + ")";
     else if (o.viewer_remote && o.viewer.empty())
         error = "--viewer-remote needs --viewer HOST:PORT";

@@ -3,10 +3,9 @@
 // reasoning-parser names come from the registry.
 #pragma once
 
-#include <toolstream/parse/policies/reasoning.hpp>
+#include <toolstream/parse/policies/reasoning_parsers.hpp>
 #include <toolstream/parse/raw_parameters.hpp>
 #include <toolstream/runtime/registry.hpp>
-#include <toolstream/runtime/runtime_policy.hpp>
 #include <toolstream/writers/openai_sse.hpp>
 
 #include "../common/names.hpp"

@@ -3,6 +3,9 @@
 // reporting success over output that never arrived.
 #pragma once
 
+#include <boost/json/serializer.hpp>
+#include <boost/json/object.hpp>
+
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
@@ -33,6 +36,18 @@ public:
     void line(std::string_view text)
     {
         write(text);
+        write("\n");
+    }
+
+    /// `v` serialized, then a line break: written a piece at a time, so that a summary holding a
+    /// call of many MB is never held a second time as one string.
+    void json_line(const boost::json::object& v)
+    {
+        boost::json::serializer serializer;
+        serializer.reset(&v);
+        char piece[16 * 1024];
+        while (!serializer.done() && error_ == 0)
+            write(serializer.read(piece, sizeof piece));
         write("\n");
     }
 

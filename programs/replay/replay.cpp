@@ -5,10 +5,9 @@
 #include "arguments.hpp"
 #include "output.hpp"
 #include "replay_serve.hpp"   // programs/viewer: --serve
+#include "../common/handler_events.hpp"
 
-#include <toolstream/handler/handler.hpp>
 #include <toolstream/runtime/runtime_pipeline.hpp>
-#include <toolstream/runtime/runtime_policy.hpp>
 #include <toolstream/sinks.hpp>
 #include <toolstream/version.hpp>
 #include <toolstream/writers/anthropic_messages.hpp>
@@ -25,6 +24,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
+#include <optional>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -201,33 +202,54 @@ bool read_in_chunks(const arguments& a, Write&& write)
     return ok && !replay::standard_output().failed();
 }
 
-// Plain model text through a handler, written as --emit's API stream (the writer finishes the choice).
+// Plain model text reaches `sink` as a handler<runtime_policy> would deliver it, through the
+// run-time path compiled once for the program; null (with a message) for names nobody has.
+using text_sink = toolstream_programs::handler_events<replay_sink>;
+std::unique_ptr<ts::runtime_pipeline<text_sink>> text_pipeline_for(const arguments& a, replay_sink sink)
+{
+    ts::pipeline_options options;
+    options.keep_invocations = a.emit == emit_mode::summary;   // the other modes take each as it comes
+    auto made = ts::runtime_pipeline<text_sink>::create(ts::text_provider_name, a.parser, text_sink{std::move(sink)},
+                                                        std::move(options), a.reasoning_parser, a.schemas, a.thinking_open);
+    if (!made) {
+        std::cerr << "toolstream-replay: " << made.error().message() << "\n" << replay::usage_text();
+        return nullptr;
+    }
+    return std::move(*made);
+}
+
+// Plain model text through runtime_pipeline("text") as a handler would read it, written as
+// --emit's API stream (the writer finishes the choice).
 int replay_text_as_sse(const arguments& a)
 {
-    ts::handler<ts::runtime_policy, replay_sink> h(api_stream_sink(a), {},
-                                                   ts::make_policy(a.parser, a.reasoning_parser, a.schemas, a.thinking_open).value());
-    if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
+    auto made = text_pipeline_for(a, api_stream_sink(a));
+    if (!made)
+        return 2;
+    auto& p = *made;
+    if (!read_in_chunks(a, [&](std::string_view piece) { (void)p.write(piece); }))
         return 1;
-    (void)h.finalize();
-    std::get<api_sink>(h.sink().get()).done();
+    (void)p.finish();
+    std::get<api_sink>(p.sink().sink.get()).done();
     return 0;
 }
 
 // The summary's `format` (of choice 0, and of each choice) and `warnings`: a choice whose text
 // holds tool-call markup of a format other than the one read (the parser named the wrong format,
-// or none: the calls are left in the text), also on stderr. The exit status stays 0.
-void add_formats(boost::json::object& summary, const ts::stream_summary& s, const std::vector<std::string_view>& formats)
+// or none: the calls are left in the text), also on stderr. The exit status stays 0. `left` is
+// each choice's format_of_calls_in(text).
+void add_formats(boost::json::object& summary, const std::vector<std::string_view>& left,
+                 const std::vector<std::string_view>& formats)
 {
     boost::json::array warnings;
     auto& choices = summary["choices"].as_array();
-    for (std::size_t i = 0; i < choices.size() && i < s.choices.size(); ++i) {
+    for (std::size_t i = 0; i < choices.size() && i < left.size(); ++i) {
+        auto& choice = choices[i].as_object();
         const std::string_view read = i < formats.size() ? formats[i] : std::string_view{};
-        choices[i].as_object()["format"] = read.empty() ? boost::json::value(nullptr) : boost::json::value(read);
-        const std::string_view left = ts::auto_detect::format_in(s.choices[i].text);
-        if (left.empty() || left == read)
+        choice["format"] = read.empty() ? boost::json::value(nullptr) : boost::json::value(read);
+        if (left[i].empty() || left[i] == read)
             continue;
-        std::string w = "choice " + std::to_string(s.choices[i].index) + ": the text holds tool-call markup of format "
-                        + std::string(left) + ", left as text; --parser " + std::string(left)
+        std::string w = "choice " + boost::json::serialize(choice["index"]) + ": the text holds tool-call markup of format "
+                        + std::string(left[i]) + ", left as text; --parser " + std::string(left[i])
                         + " or --parser auto reads it";
         std::cerr << "toolstream-replay: warning: " << w << "\n";
         warnings.push_back(boost::json::string(w));
@@ -236,18 +258,35 @@ void add_formats(boost::json::object& summary, const ts::stream_summary& s, cons
     summary["warnings"] = std::move(warnings);
 }
 
+// Prints --emit summary's line. The calls' arguments are moved out of `s`, and the JSON is written
+// a piece at a time: a call of many MB is held once more (its raw text), not three times.
+void print_summary(ts::stream_summary s, std::string_view provider, std::string_view framing,
+                   const std::vector<std::string_view>& formats)
+{
+    std::vector<std::string_view> left;
+    for (const auto& c : s.choices)
+        left.push_back(ts::format_of_calls_in(c.text));
+    auto summary = ts::to_json(std::move(s), provider, framing);
+    add_formats(summary, left, formats);
+    replay::standard_output().json_line(summary);
+}
+
 // A stream that is not the provider's (or is empty) is an error of the run: says so, exit 1.
-bool not_the_providers(ts::error_code verdict, const ts::stream_summary& s)
+// `error` is the summary's.
+bool not_the_providers(ts::error_code verdict, const std::optional<std::string>& error)
 {
     if (verdict != ts::error::provider_mismatch && verdict != ts::error::empty_stream)
         return false;
-    std::cerr << "toolstream-replay: " << s.error.value_or(verdict.message()) << "\n";
+    std::cerr << "toolstream-replay: " << error.value_or(verdict.message()) << "\n";
     return true;
 }
 
 int replay_stream_as_sse(const arguments& a)
 {
-    auto made = ts::runtime_pipeline<replay_sink>::create(a.provider, a.parser, api_stream_sink(a), {},
+    // The writer gets each call as it completes; nothing here reads them afterwards.
+    ts::pipeline_options options;
+    options.keep_invocations = false;
+    auto made = ts::runtime_pipeline<replay_sink>::create(a.provider, a.parser, api_stream_sink(a), options,
                                                            a.reasoning_parser, a.schemas, a.thinking_open);
     if (!made) {
         std::cerr << "toolstream-replay: " << made.error().message() << "\n" << replay::usage_text();
@@ -258,25 +297,25 @@ int replay_stream_as_sse(const arguments& a)
         return 1;
     const auto verdict = p.finish();
     std::get<api_sink>(p.sink().get()).done();
-    return not_the_providers(verdict, p.summary()) ? 1 : 0;
+    return not_the_providers(verdict, p.summary().error) ? 1 : 0;
 }
 
 int replay_text(const arguments& a)
 {
     // Plain model text is one choice; its summary text and reasoning are what those segments carried.
     ts::choice_summary choice;
-    ts::handler<ts::runtime_policy, replay_sink> h(printing_sink(a, &choice), {},
-                                                   ts::make_policy(a.parser, a.reasoning_parser, a.schemas, a.thinking_open).value());
-    if (!read_in_chunks(a, [&](std::string_view piece) { (void)h.feed(piece); }))
+    auto made = text_pipeline_for(a, printing_sink(a, &choice));
+    if (!made)
+        return 2;
+    auto& p = *made;
+    if (!read_in_chunks(a, [&](std::string_view piece) { (void)p.write(piece); }))
         return 1;
-    (void)h.finalize();
+    (void)p.finish();
     if (a.emit == emit_mode::summary) {
-        choice.tool_calls = h.invocations();
+        choice.tool_calls = std::move(p.summary().choices.front().tool_calls);
         ts::stream_summary s;
         s.choices.push_back(std::move(choice));
-        auto summary = ts::to_json(s, "text", "text");
-        add_formats(summary, s, {h.policy().format()});
-        replay::standard_output().line(boost::json::serialize(summary));
+        print_summary(std::move(s), "text", "text", p.formats());
     }
     return 0;
 }
@@ -285,6 +324,7 @@ int replay_stream(const arguments& a)
 {
     ts::pipeline_options options;
     options.collect_text = a.emit == emit_mode::summary;
+    options.keep_invocations = a.emit == emit_mode::summary;   // the other modes print each as it comes
     auto made = ts::runtime_pipeline<replay_sink>::create(a.provider, a.parser, printing_sink(a), options,
                                                               a.reasoning_parser, a.schemas, a.thinking_open);
     if (!made) {
@@ -295,14 +335,13 @@ int replay_stream(const arguments& a)
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)p.write(piece); }))
         return 1;
     const auto verdict = p.finish();
+    auto s = p.summary();
+    const auto error = s.error;
     if (a.emit == emit_mode::summary) {
         const auto framing = p.wire_framing() == ts::framing::sse ? "sse" : "ndjson";
-        const auto s = p.summary();
-        auto summary = ts::to_json(s, p.provider_name(), framing);
-        add_formats(summary, s, p.formats());
-        replay::standard_output().line(boost::json::serialize(summary));
+        print_summary(std::move(s), p.provider_name(), framing, p.formats());
     }
-    return not_the_providers(verdict, p.summary()) ? 1 : 0;
+    return not_the_providers(verdict, error) ? 1 : 0;
 }
 
 } // namespace

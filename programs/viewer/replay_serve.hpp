@@ -9,12 +9,12 @@
 // state until SIGINT or SIGTERM.
 #pragma once
 
+#include "../common/handler_events.hpp"
 #include "feed_hub.hpp"
 #include "viewer_server.hpp"
 
-#include <toolstream/handler/handler.hpp>
 #include <toolstream/runtime/runtime_pipeline.hpp>
-#include <toolstream/runtime/runtime_policy.hpp>
+#include <toolstream/runtime/registry.hpp>
 #include <toolstream/writers/viewer_feed.hpp>
 
 #include <boost/asio.hpp>
@@ -77,7 +77,7 @@ inline std::optional<replay_serve_arguments> parse_serve_arguments(int argc, cha
             return std::nullopt;
         }
     }
-    if (a.provider.empty() || a.input.empty() || !toolstream::make_policy(a.parser, a.reasoning_parser))
+    if (a.provider.empty() || a.input.empty() || !toolstream::known_parser_names(a.parser, a.reasoning_parser))
         return std::nullopt;
     return a;
 }
@@ -104,18 +104,24 @@ struct publish_line {
     void operator()(std::string_view line) const { hub->publish(line); }
 };
 
-/// Feeds the recording into `hub` through a pipeline (or a handler, for --provider text), then
+/// Feeds the recording into `hub` through a run-time pipeline, then
 /// ends the stream (a `done` line).
 inline bool replay_into(const replay_serve_arguments& a, std::string_view bytes, feed_hub& hub)
 {
     namespace ts = toolstream;
     using feed = ts::viewer_feed_sink<publish_line>;
-    if (a.provider == "text") {
-        ts::handler<ts::runtime_policy, feed> h(feed{publish_line{&hub}}, {},
-                                                ts::make_policy(a.parser, a.reasoning_parser).value());
-        paced_events(bytes, a.pace, [&](std::string_view piece) { (void)h.feed(piece); });
-        (void)h.finalize();
-        h.sink().done();
+    if (a.provider == ts::text_provider_name) {
+        // As a handler reads it: the feed gets no response_started or choice_finished.
+        using text_feed = toolstream_programs::handler_events<feed>;
+        auto made = ts::runtime_pipeline<text_feed>::create(a.provider, a.parser, text_feed{feed{publish_line{&hub}}}, {},
+                                                            a.reasoning_parser);
+        if (!made) {
+            std::cerr << "toolstream-replay: " << made.error().message() << "\n";
+            return false;
+        }
+        paced_events(bytes, a.pace, [&](std::string_view piece) { (void)(*made)->write(piece); });
+        (void)(*made)->finish();
+        (*made)->sink().sink.done();
         return true;
     }
     auto made = ts::runtime_pipeline<feed>::create(a.provider, a.parser, feed{publish_line{&hub}}, {}, a.reasoning_parser);

@@ -6,6 +6,7 @@
 #include <toolstream/handler/handler.hpp>
 #include <toolstream/parse/parser_policy.hpp>
 #include <toolstream/parse/policies/api_tool_call.hpp>
+#include <toolstream/pipeline/pipeline_options.hpp>
 #include <toolstream/providers/provider.hpp>
 #include <toolstream/response_events.hpp>
 #include <toolstream/sinks.hpp>
@@ -24,23 +25,6 @@
 #include <vector>
 
 namespace toolstream {
-
-struct pipeline_options {
-    /// Prefix of generated segment ids; choice N > 0 adds `cN:` after it, so ids stay unique.
-    std::string segment_id_prefix;
-    /// Keep each choice's text and reasoning for summary() (off: only calls, finish, usage, error).
-    bool collect_text = false;
-    sse_options sse;
-    ndjson_options ndjson;
-    /// Bounds on each choice's native tool calls.
-    native_call_limits native_limits;
-    /// Keep each choice's invocations for choice().invocations() and summary() (off: the sink
-    /// still gets each one; a relay holds no finished call, see handler_options).
-    bool keep_invocations = true;
-    /// Keep each write_file / patch_file body (off: streamed through CONTENT events only, O(1)
-    /// heap per call; see handler_options::keep_file_bodies).
-    bool keep_file_bodies = true;
-};
 
 namespace detail {
 

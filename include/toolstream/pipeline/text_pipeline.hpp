@@ -18,14 +18,11 @@
 
 namespace toolstream {
 
-/// The provider name runtime_pipeline::create() takes for plain model text.
-inline constexpr std::string_view text_provider_name = "text";
-
 /// Plain model text (what a completion endpoint or a local model prints), read as one choice:
 /// the bytes written are the text itself. The sink gets what a pipeline's sink gets, in the same
 /// order: response_started (no id, no model) first, the choice's events, and at finish() one
 /// choice_finished (`tool_calls` when a call completed, else `stop`; no raw reason). No usage.
-/// runtime_pipeline::create("text", ...) builds one by name.
+/// runtime_pipeline::create(text_provider_name, ...) builds one by name.
 template<parser_policy Policy = api_tool_call, event_sink Sink = recording_sink>
 class text_pipeline {
     static_assert(detail::sink_signatures_checked<Sink>());

@@ -50,6 +50,7 @@
 #include <toolstream/parse/formats/xml.hpp>
 #include <toolstream/parse/policies/api_tool_call.hpp>
 #include <toolstream/parse/policies/auto_detect.hpp>
+#include <toolstream/parse/policies/reasoning_parsers.hpp>
 #include <toolstream/parse/policies/structured.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/gemini.hpp>
@@ -60,6 +61,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdlib>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -185,6 +187,26 @@ constexpr std::string_view canonical_policy_name(std::string_view name) noexcept
         if (alias == name)
             return target;
     return detail::index_of(policy_names, name) < policy_names.size() ? name : std::string_view{};
+}
+
+/// Whether make_policy(parser, reasoning_parser) would succeed, without building a policy:
+/// false when `parser` is no policy's name or alias, or `reasoning_parser` is neither empty nor
+/// a reasoning parser's name.
+constexpr bool known_parser_names(std::string_view parser, std::string_view reasoning_parser = {}) noexcept
+{
+    return !canonical_policy_name(parser).empty()
+           && (reasoning_parser.empty() || find_reasoning_parser(reasoning_parser) != nullptr);
+}
+
+/// The environment variable TOOLSTREAM_STREAM_PARSER when it names a policy, else
+/// "api_tool_call" (as AutoByteus treats AUTOBYTEUS_STREAM_PARSER). The view is static.
+inline std::string_view default_policy_name()
+{
+    const char* env = std::getenv("TOOLSTREAM_STREAM_PARSER");
+    if (env != nullptr)
+        if (auto name = canonical_policy_name(env); !name.empty())
+            return name;
+    return policy_names[0];
 }
 
 } // namespace toolstream

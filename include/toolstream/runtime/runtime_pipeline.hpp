@@ -6,7 +6,7 @@
 #include <toolstream/concepts.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/parse/raw_parameters.hpp>
-#include <toolstream/pipeline/pipeline.hpp>
+#include <toolstream/pipeline/pipeline_options.hpp>
 #include <toolstream/runtime/detail/erased_sink.hpp>
 #include <toolstream/sinks.hpp>
 #include <toolstream/stream_summary.hpp>
@@ -19,6 +19,14 @@
 #include <vector>
 
 namespace toolstream {
+
+/// The provider name runtime_pipeline::create() takes for plain model text (text_pipeline).
+inline constexpr std::string_view text_provider_name = "text";
+
+/// The format `auto` would choose reading `text`, when it reads a complete call there (else
+/// empty): a call that another policy left in its text. auto_detect::format_in, compiled with the
+/// run-time path rather than in each TU that asks.
+std::string_view format_of_calls_in(std::string_view text);
 
 namespace detail {
 

@@ -7,13 +7,11 @@
 // handler<runtime_policy, recording_sink>, which runtime_policy.hpp then only declares.
 #pragma once
 
-#include <toolstream/handler/handler.hpp>
 #include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/pipeline/text_pipeline.hpp>
 #include <toolstream/runtime/registry.hpp>
 #include <toolstream/runtime/runtime_pipeline.hpp>
 #include <toolstream/runtime/runtime_policy.hpp>
-#include <toolstream/sinks.hpp>
 
 #include <cstddef>
 #include <memory>
@@ -22,6 +20,11 @@
 #include <variant>
 
 namespace toolstream {
+
+std::string_view format_of_calls_in(std::string_view text)
+{
+    return auto_detect::format_in(text);
+}
 
 namespace detail {
 
@@ -75,8 +78,8 @@ result<erased_pipeline> erased_pipeline::create(std::string_view provider, std::
                                                 std::shared_ptr<const tool_schemas> schemas,
                                                 std::optional<bool> thinking_open)
 {
-    if (auto probe = make_policy(parser, reasoning_parser); !probe)
-        return probe.error();
+    if (!known_parser_names(parser, reasoning_parser))
+        return make_error_code(error::unknown_parser);
     const state::policy_request request{std::string(parser), std::string(reasoning_parser), std::move(schemas),
                                         thinking_open};
     auto made = state::make(provider, request, sink, options, std::make_index_sequence<provider_names.size()>{});

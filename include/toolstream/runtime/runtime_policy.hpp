@@ -9,7 +9,6 @@
 
 #include <array>
 #include <cstddef>
-#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -221,25 +220,14 @@ result<runtime_policy> make_policy(std::string_view name, std::string_view reaso
                                           std::shared_ptr<const tool_schemas> schemas = nullptr,
                                           std::optional<bool> thinking_open = {})
 {
+    if (!known_parser_names(name, reasoning_parser))
+        return make_error_code(error::unknown_parser);
     const std::size_t i = detail::index_of(policy_names, canonical_policy_name(name));
     const reasoning_syntax* reasoning = reasoning_parser.empty() ? nullptr : find_reasoning_parser(reasoning_parser);
-    if (i == policy_names.size() || (!reasoning_parser.empty() && reasoning == nullptr))
-        return make_error_code(error::unknown_parser);
     auto made = detail::make_policy_at(i, schemas, std::make_index_sequence<policy_names.size()>{});
     if (reasoning != nullptr)
         made.set_reasoning(thinking_open ? with_thinking_open(*reasoning, *thinking_open) : *reasoning);
     return made;
-}
-
-/// The environment variable TOOLSTREAM_STREAM_PARSER when it names a policy, else
-/// "api_tool_call" (as AutoByteus treats AUTOBYTEUS_STREAM_PARSER). The view is static.
-inline std::string_view default_policy_name()
-{
-    const char* env = std::getenv("TOOLSTREAM_STREAM_PARSER");
-    if (env != nullptr)
-        if (auto name = canonical_policy_name(env); !name.empty())
-            return name;
-    return policy_names[0];
 }
 
 static_assert(parser_policy<runtime_policy>);
