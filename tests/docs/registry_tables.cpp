@@ -117,8 +117,8 @@ std::string page()
     out << "# The registry\n\n"
         << "Generated from the registry by `tests/docs/registry_tables.cpp` (`toolstream_registry_tables --write "
            "docs/registry.md`); the ctest `docs_from_registry` fails when this page, or a count written in README.md "
-           "or docs/, differs from it. What each format's calls look like, and what happens to invalid entries, is in "
-           "[text_formats.md](text_formats.md).\n\n"
+           "or docs/, differs from it. What each format's calls look like is in [formats.md](formats.md); how each is "
+           "read, and what happens to invalid entries, in [text_formats.md](text_formats.md).\n\n"
         << "There are " << n.at("parser policies") << " parser policies (" << n.at("named policies")
         << " named policies, then `auto`), " << n.at("reasoning parsers") << " reasoning parsers and "
         << n.at("providers") << " providers.\n\n"
