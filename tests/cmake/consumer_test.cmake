@@ -53,3 +53,5 @@ run_step(${CMAKE_COMMAND} -S "${SOURCE_DIR}/test_package" -B "${WORK_DIR}/app"
          -DTOOLSTREAM_EXPECTED_VERSION=${VERSION})
 run_step(${CMAKE_COMMAND} --build "${WORK_DIR}/app")
 run_step("${WORK_DIR}/app/test_package")
+# The installed run-time path: its source compiled into the consumer by toolstream::runtime.
+run_step("${WORK_DIR}/app/test_package_runtime")
