@@ -3,6 +3,7 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/json_string_decoder.hpp>
 
 #include <boost/json/value.hpp>
 
@@ -15,7 +16,8 @@ namespace toolstream {
 
 /// The preview of a JSON text's prefix (`preview()`), after each `feed`:
 /// - an open string shows its decoded prefix (an escape shows once it is whole; a surrogate
-///   pair, once both halves are; the bytes of a UTF-8 character, once all have come);
+///   pair, once both halves are; the bytes of a UTF-8 character, once all have come; bytes that
+///   are not UTF-8 pass through, as detail::utf8_bytes::lenient groups them);
 /// - open objects and arrays show the members and elements they hold so far;
 /// - a key with no value yet is left out, and so is an unfinished number or literal (`12` of
 ///   `123`, `tr` of `true`): it appears once a delimiter ends it;
@@ -32,8 +34,12 @@ public:
     /// Reads the next bytes of the text.
     void feed(std::string_view bytes)
     {
-        for (std::size_t i = 0; i < bytes.size() && !failed_; ++i)
-            step(bytes[i]);
+        for (std::size_t i = 0; i < bytes.size() && !failed_;) {
+            if (in_ == in::string_value || in_ == in::key)
+                i += string_bytes(bytes.substr(i));
+            else
+                step(bytes[i++]);
+        }
     }
 
     /// The text is whole: a pending top-level scalar is finished.
@@ -53,12 +59,9 @@ public:
         open_string_ = nullptr;
         key_.clear();
         scalar_.clear();
-        escape_.clear();
-        pending_utf8_.clear();
-        high_surrogate_ = 0;
+        string_.reset_string();
         expect_ = expect::value;
         in_ = in::nothing;
-        escaping_ = false;
         failed_ = false;
     }
 
@@ -78,21 +81,18 @@ private:
         boost::json::value* container;
     };
 
+    // A byte outside strings.
     void step(char c)
     {
-        switch (in_) {
-        case in::string_value:
-        case in::key: string_byte(c); return;
-        case in::scalar:
-            if (c == ',' || c == '}' || c == ']' || detail::is_blank(c)) {
-                end_scalar();
-                if (failed_)
-                    return;
-                break;   // the delimiter is read below
+        if (in_ == in::scalar) {
+            if (c != ',' && c != '}' && c != ']' && !detail::is_blank(c)) {
+                scalar_ += c;
+                return;
             }
-            scalar_ += c;
-            return;
-        case in::nothing: break;
+            end_scalar();
+            if (failed_)
+                return;
+            // the delimiter is read below
         }
         structural(c);
     }
@@ -110,6 +110,7 @@ private:
             if (c != '"')
                 return fail();
             key_.clear();
+            string_.reset_string();
             in_ = in::key;
             return;
         case expect::colon:
@@ -155,6 +156,7 @@ private:
             expect_ = c == '{' ? expect::first_key : expect::first_element;
         } else if (c == '"') {
             open_string_ = &place(boost::json::string{}).get_string();
+            string_.reset_string();
             in_ = in::string_value;
         } else if (c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n') {
             scalar_.assign(1, c);
@@ -187,24 +189,14 @@ private:
 
     bool parse_number(boost::json::value& v) const;
 
-    void string_byte(char c);
-    void append_decoded(std::string_view s)
-    {
-        if (in_ == in::key)
-            key_.append(s);
-        else
-            open_string_->append(s);
-    }
+    // Reads the open string's bytes from the start of `s`; returns how many it used.
+    std::size_t string_bytes(std::string_view s);
     void end_string()
     {
-        const bool was_key = in_ == in::key;
+        expect_ = in_ == in::key ? expect::colon : stack_.empty() ? expect::done : expect::after_value;
         in_ = in::nothing;
-        if (!pending_utf8_.empty() || high_surrogate_ != 0)
-            return fail();
-        expect_ = was_key ? expect::colon : stack_.empty() ? expect::done : expect::after_value;
         open_string_ = nullptr;
     }
-    void append_code_point(std::uint32_t cp);
 
     void fail() noexcept { failed_ = true; }
 
@@ -213,12 +205,9 @@ private:
     boost::json::string* open_string_ = nullptr;
     std::string key_;                      // the key being read, or waiting for its value
     std::string scalar_;                   // an unfinished number or literal
-    std::string escape_;                   // an unfinished escape, after the backslash
-    std::string pending_utf8_;             // the first bytes of an unfinished UTF-8 character
-    std::uint32_t high_surrogate_ = 0;     // a \uD8xx waiting for its low half
+    detail::json_string_decoder string_;   // the open string's decoding
     expect expect_ = expect::value;
     in in_ = in::nothing;
-    bool escaping_ = false;
     bool failed_ = false;
 };
 

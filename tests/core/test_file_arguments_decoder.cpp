@@ -266,4 +266,39 @@ TEST_CASE("json_string_decoder: read() stops at the byte in error, having append
     CHECK(out == "0123456789abcdef");
 }
 
+TEST_CASE("json_string_decoder: a lenient read() copies bytes that are not UTF-8, the same at every split", "[api][decoder]")
+{
+    using detail::utf8_bytes;
+    // Whole characters; a lone continuation byte; a lead cut by ASCII, by another lead, by an
+    // escape; an encoded surrogate and an overlong form; a 4-byte lead beyond Unicode.
+    const std::string in = "\xC3\xA9\xF0\x9F\x98\x80|\x80|\xE2x|\xE2\xC3\xA9|\xC3\\n|\xED\xA0\x80|\xC0\x80|\xF8\x88\x80\x80\"";
+    const std::string decoded = "\xC3\xA9\xF0\x9F\x98\x80|\x80|\xE2x|\xE2\xC3\xA9|\xC3\n|\xED\xA0\x80|\xC0\x80|\xF8\x88\x80\x80";
+    for (std::size_t cut = 0; cut <= in.size(); ++cut) {
+        INFO(cut);
+        detail::json_string_decoder s;
+        std::string out;
+        error_code ec;
+        std::size_t used = s.read<utf8_bytes::lenient>(std::string_view(in).substr(0, cut), out, ec);
+        if (!s.closed())
+            used += s.read<utf8_bytes::lenient>(std::string_view(in).substr(cut), out, ec);
+        CHECK(!ec);
+        CHECK(s.closed());
+        CHECK(used == in.size());
+        CHECK(out == decoded);
+    }
+    for (const std::string_view bad : {"\xE2\"", "\xE2\x82\"", "\xE2\x01\""}) {   // a cut character before the end
+        detail::json_string_decoder s;
+        std::string out;
+        error_code ec;
+        (void)s.read<utf8_bytes::lenient>(bad, out, ec);
+        CHECK(ec);
+        CHECK(out.empty());
+    }
+    detail::json_string_decoder strict;
+    std::string out;
+    error_code ec;
+    (void)strict.read("\x80\"", out, ec);
+    CHECK(ec);
+}
+
 } // namespace test_file_arguments_decoder

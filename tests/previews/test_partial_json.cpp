@@ -81,6 +81,25 @@ TEST_CASE("partial_json: the preview after each byte is the preview of that pref
     CHECK(streamed.preview() == boost::json::parse(text));
 }
 
+TEST_CASE("partial_json: bytes that are not UTF-8 pass through, the same at every split", "[previews]")
+{
+    const std::string text = "{\"s\": \"\xE2x\xFF\xC3\xA9\xE2\xC3\xA9\xED\xA0\x80\", \"\xC0\x80\": 1}";
+    const std::string expected = "{\"s\":\"\xE2x\xFF\xC3\xA9\xE2\xC3\xA9\xED\xA0\x80\",\"\xC0\x80\":1}";
+    CHECK(preview_of(text) == expected);
+    for (std::size_t cut = 0; cut <= text.size(); ++cut) {
+        INFO(cut);
+        partial_json p;
+        p.feed(std::string_view(text).substr(0, cut));
+        p.feed(std::string_view(text).substr(cut));
+        CHECK(!p.failed());
+        CHECK(boost::json::serialize(p.preview()) == expected);
+    }
+    partial_json cut_before_quote;
+    cut_before_quote.feed("{\"s\": \"ab\xE2\x82\"");
+    CHECK(cut_before_quote.failed());
+    CHECK(boost::json::serialize(cut_before_quote.preview()) == R"({"s":"ab"})");
+}
+
 TEST_CASE("partial_json: a 4 MiB write_file argument, in 4 KiB fragments", "[previews]")
 {
     std::string body;

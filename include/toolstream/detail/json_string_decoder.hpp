@@ -18,6 +18,12 @@
 
 namespace toolstream::detail {
 
+/// What read() makes of bytes that are not UTF-8.
+enum class utf8_bytes : std::uint8_t {
+    strict,    ///< a failure, as in Boost.JSON
+    lenient,   ///< copied: the bytes a lead byte claims, or up to the first that does not continue it
+};
+
 /// A JSON string decoded to UTF-8 as it arrives: the short escapes, `\uXXXX` and surrogate pairs.
 /// Two ways in:
 /// - append(): the bytes between the quotes, lenient: an unknown escape, a bad hex digit or a lone
@@ -25,7 +31,10 @@ namespace toolstream::detail {
 /// - read(): from after the opening quote to the closing one, strict as Boost.JSON is (control
 ///   characters and invalid UTF-8 fail too), with the error named as Boost.JSON names it. Runs
 ///   without escapes go 8 bytes at a time; a UTF-8 character or a surrogate pair is appended only
-///   once whole, so what was appended is always valid.
+///   once whole, so what was appended is always valid. With utf8_bytes::lenient, bytes that are
+///   not UTF-8 are copied instead, each group once its lead byte's length of bytes has come or
+///   a byte that does not continue it (that byte with them; a backslash or a control character
+///   after them, on its own; a closing quote fails).
 class json_string_decoder {
 public:
     void reset() noexcept
@@ -57,13 +66,13 @@ public:
     /// Decodes `raw` up to and including the string's closing quote, appending to `out`. Returns
     /// the bytes used: all of `raw` while the string is open, else up to the closing quote (then
     /// closed() is true) or to the byte in error (then `ec`).
-    template<class String>   // std::string or boost::json::string
+    template<utf8_bytes Utf8 = utf8_bytes::strict, class String>   // std::string or boost::json::string
     std::size_t read(std::string_view raw, String& out, error_code& ec)
     {
         // By slices: a short string at the head of a long input must not size `out` for all of it.
-        std::size_t used = read_slice(raw.data(), std::min(raw.size(), slice), out, ec);
+        std::size_t used = read_slice<Utf8>(raw.data(), std::min(raw.size(), slice), out, ec);
         while (used < raw.size() && !closed_ && !ec) [[unlikely]]
-            used += read_slice(raw.data() + used, std::min(raw.size() - used, slice), out, ec);
+            used += read_slice<Utf8>(raw.data() + used, std::min(raw.size() - used, slice), out, ec);
         return used;
     }
 
@@ -102,7 +111,7 @@ private:
         return t;
     }();
 
-    template<class String>
+    template<utf8_bytes Utf8, class String>
     std::size_t read_slice(const char* s, std::size_t n, String& out, error_code& ec)
     {
         // The decoding is never longer than its input plus a held character; 8 more for word
@@ -112,22 +121,37 @@ private:
             const std::size_t base = out.size();
             out.reserve(base + read_room(n));
             char* o = out.data() + base;
-            const std::size_t used = decode(s, n, o, ec);
+            const std::size_t used = decode<Utf8>(s, n, o, ec);
             out.grow(static_cast<std::size_t>(o - (out.data() + base)));
             return used;
         } else {
             char room[read_room(slice)];
             char* o = room;
-            const std::size_t used = decode(s, n, o, ec);
+            const std::size_t used = decode<Utf8>(s, n, o, ec);
             out.append(room, static_cast<std::size_t>(o - room));
             return used;
         }
     }
 
+    template<utf8_bytes Utf8>
     std::size_t decode(const char* s, std::size_t n, char*& o, error_code& ec)
     {
         std::size_t i = 0;
         while (i < n) {
+            if (Utf8 == utf8_bytes::lenient && phase_ == phase::utf8) {
+                const char c = s[i];
+                if (c == '"' || (c != '\\' && static_cast<unsigned char>(c) < 0x20))
+                    return fail(failure::utf8, i, ec);
+                if (c != '\\')
+                    held_bytes_[held_++] = s[i++];   // else left for the plain path, after the group
+                if (c == '\\' || !is_continuation(c) || held_ == lenient_length(held_bytes_[0])) {
+                    phase_ = phase::plain;
+                    for (unsigned j = 0; j < held_; ++j)
+                        *o++ = held_bytes_[j];
+                    held_ = 0;
+                }
+                continue;
+            }
             if (phase_ == phase::utf8) {
                 held_bytes_[held_++] = s[i++];
                 if (const int k = utf8_sequence_length(held_bytes_, held_); k < 0) {
@@ -167,7 +191,7 @@ private:
                 if (const char d = s[i] == '\\' && i + 1 < n ? short_escape(s[i + 1]) : 0; d != 0) {
                     *o++ = d;
                     i += 2;
-                } else if (const int len = utf8_sequence_length(s + i, n - i); len > 1) {
+                } else if (const int len = sequence_length<Utf8>(s + i, n - i); len > 1) {
                     for (int j = 0; j < len; ++j)
                         *o++ = s[i++];
                 } else {
@@ -180,7 +204,7 @@ private:
                 break;
             const char c = s[i];
             if (static_cast<unsigned char>(c) >= 0x80) {
-                const int k = utf8_sequence_length(s + i, n - i);
+                const int k = sequence_length<Utf8>(s + i, n - i);
                 if (k < 0)
                     return fail(failure::utf8, i, ec);
                 if (k == 0) {
@@ -209,6 +233,39 @@ private:
         }
         return n;
     }
+
+    // The length of the character at `s` as read() takes it (utf8_sequence_length's meaning):
+    // with utf8_bytes::lenient, a group of bytes copied as they are, -1 only when a quote ends
+    // it (the string cannot end inside a character) or a control character does.
+    template<utf8_bytes Utf8>
+    static int sequence_length(const char* s, std::size_t n) noexcept
+    {
+        if constexpr (Utf8 == utf8_bytes::strict) {
+            return utf8_sequence_length(s, n);
+        } else {
+            const int length = lenient_length(s[0]);
+            for (int k = 1; k < length; ++k) {
+                if (static_cast<std::size_t>(k) == n)
+                    return 0;
+                const char c = s[k];
+                if (is_continuation(c))
+                    continue;
+                if (c == '"' || (c != '\\' && static_cast<unsigned char>(c) < 0x20))
+                    return -1;
+                return c == '\\' ? k : k + 1;
+            }
+            return length;
+        }
+    }
+
+    // The bytes a lead byte claims, whatever follows: a byte that cannot lead stands alone.
+    static int lenient_length(char lead) noexcept
+    {
+        const auto c = static_cast<unsigned char>(lead);
+        return c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    }
+
+    static bool is_continuation(char c) noexcept { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
 
     static bool is_special(char ch) noexcept
     {
