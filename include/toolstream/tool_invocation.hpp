@@ -90,10 +90,12 @@ inline boost::json::value reported_arguments(tool_invocation&& inv)
 /// Strings that are not UTF-8 get U+FFFD (see docs/errors.md).
 inline boost::json::object to_json(const tool_invocation& inv)
 {
-    boost::json::object out{{"id", inv.id},
-                            {"name", inv.name},
-                            {"arguments", reported_arguments(inv)},
-                            {"status", boost::json::value_from(inv.status)}};
+    // By emplace: an initializer list would copy the arguments a second time.
+    boost::json::object out;
+    out.emplace("id", inv.id);
+    out.emplace("name", inv.name);
+    out.emplace("arguments", reported_arguments(inv));
+    out.emplace("status", boost::json::value_from(inv.status));
     if (inv.free_form)
         out["input"] = inv.arguments_raw;
     if (inv.streamed_body_bytes)
