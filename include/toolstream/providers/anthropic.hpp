@@ -87,36 +87,30 @@ private:
         return convert_tree(ev, emit);
     }
 
-    // Every event the fast path did not take, from its DOM.
+    // Every event the fast path did not take, from its DOM (converter_defaults::convert_tree).
     template<class Emit>
-    error_code convert_tree(const wire_event& ev, Emit& emit)
+    error_code convert_object(const boost::json::object& root, std::string_view type, Emit& emit)
     {
-        auto parsed = parser_.parse_object(ev.data);
-        if (!parsed)
-            return parsed.error();
-        const auto* root = *parsed;
-        const std::string_view type = detail::event_type(ev.name, *root);
-
         if (type == "error")
-            return on_error(*root, emit);
+            return on_error(root, emit);
         if (spliced_)
             return {};
         if (type == "content_block_delta") {
-            const auto* delta = detail::object_field(*root, "delta");
+            const auto* delta = detail::object_field(root, "delta");
             if (delta == nullptr)
                 return error::invalid_payload;
-            return on_block_delta(detail::count_field(*root, "index"), detail::string_field(*delta, "type"),
+            return on_block_delta(detail::count_field(root, "index"), detail::string_field(*delta, "type"),
                                   detail::string_field(*delta, "text"), detail::string_field(*delta, "thinking"),
                                   detail::string_field(*delta, "partial_json"), emit);
         }
         if (type == "content_block_start")
-            return on_block_start(*root, emit);
+            return on_block_start(root, emit);
         if (type == "content_block_stop")
-            return on_block_stop(detail::count_field(*root, "index"), emit);
+            return on_block_stop(detail::count_field(root, "index"), emit);
         if (type == "message_delta")
-            return on_message_delta(*root, emit);
+            return on_message_delta(root, emit);
         if (type == "message_start")
-            return on_message_start(*root, emit);
+            return on_message_start(root, emit);
         if (type == "message_stop") {
             open_ = false;
             out_.begin().is_complete = true;

@@ -84,33 +84,28 @@ private:
         return convert_tree(ev, emit);
     }
 
-    // Every event the fast path did not take, from its DOM.
+    // Every event the fast path did not take, from its DOM (converter_defaults::convert_tree).
     template<class Emit>
-    error_code convert_tree(const wire_event& ev, Emit& emit)
+    error_code convert_object(const boost::json::object& root, std::string_view type, Emit& emit)
     {
-        auto parsed = parser_.parse_object(ev.data);
-        if (!parsed)
-            return parsed.error();
-        const auto* root = *parsed;
-        const std::string_view type = detail::event_type(ev.name, *root);
-        if (const auto* response = detail::object_field(*root, "response"))
+        if (const auto* response = detail::object_field(root, "response"))
             announce_response(*response, emit);
 
         if (const delta_target target = delta_kind(type); target != delta_target::none)
-            return on_delta(target, detail::count_field(*root, "output_index"), detail::string_field(*root, "item_id"),
-                            detail::string_field(*root, "call_id"), detail::string_field(*root, "delta"), emit);
+            return on_delta(target, detail::count_field(root, "output_index"), detail::string_field(root, "item_id"),
+                            detail::string_field(root, "call_id"), detail::string_field(root, "delta"), emit);
         if (type == "response.function_call_arguments.done")
-            return on_arguments_done(*root, "arguments", emit);
+            return on_arguments_done(root, "arguments", emit);
         if (type == "response.custom_tool_call_input.done")
-            return on_arguments_done(*root, "input", emit);
+            return on_arguments_done(root, "input", emit);
         if (type == "response.output_item.added")
-            return on_item_added(*root, emit);
+            return on_item_added(root, emit);
         if (type == "response.output_item.done")
-            return on_item_done(*root, emit);
+            return on_item_done(root, emit);
         if (type == "response.completed" || type == "response.incomplete" || type == "response.failed")
-            return on_response_end(*root, type.substr(type.find('.') + 1), emit);
+            return on_response_end(root, type.substr(type.find('.') + 1), emit);
         if (type == "error")
-            return on_error(*root, emit);
+            return on_error(root, emit);
         if (type == "response.created") {
             // One stream may hold several responses (an agent run); output indices restart with
             // each, so later calls are numbered after the earlier ones.

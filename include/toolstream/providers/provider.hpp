@@ -55,12 +55,25 @@ concept provider_traits = requires(provider_converter<P>& c, const wire_event& e
 /// dialect that holds nothing back. A converter that holds something back declares its own
 /// `finish()`; one whose conversion guards its own allocations, its own `convert()`.
 /// `Converter` befriends this base when its `convert_event` is private.
+///
+/// A converter whose events are typed JSON objects also gets its DOM path here:
+/// `convert_tree(ev, emit)` parses the payload with the converter's `parser_` (a
+/// `detail::payload_parser`) and hands the root and the event's type to its
+/// `convert_object(root, type, emit)`.
 template<class Converter>
 struct converter_defaults {
     template<chunk_consumer Emit>
     error_code convert(const wire_event& ev, Emit& emit)
     {
         return detail::guard_allocation([&] { return static_cast<Converter&>(*this).convert_event(ev, emit); });
+    }
+
+    template<chunk_consumer Emit>
+    error_code convert_tree(const wire_event& ev, Emit& emit)
+    {
+        auto& self = static_cast<Converter&>(*this);
+        const auto event = self.parser_.parse_typed(ev.name, ev.data);
+        return event ? self.convert_object(*event->root, event->type, emit) : event.error();
     }
 
     template<chunk_consumer Emit>

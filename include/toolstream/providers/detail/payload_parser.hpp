@@ -24,6 +24,13 @@
 
 namespace toolstream::detail {
 
+/// The type of an event that names it: its SSE `event:` name when the wire sent one, else the
+/// payload's "type" field; empty when neither is there.
+inline std::string_view event_type(std::string_view event_name, const boost::json::object& root) noexcept
+{
+    return event_name.empty() ? string_field(root, "type") : event_name;
+}
+
 /// Parses each payload into a fresh DOM: a small one into a monotonic arena built over one
 /// reused first block, a large one into the heap.
 ///
@@ -97,6 +104,23 @@ public:
         return error_code(error::invalid_payload);
     }
 
+    /// An event's payload parsed as an object, with its type (`event_type`): where a converter's
+    /// DOM path starts.
+    struct typed_object {
+        const boost::json::object* root;
+        std::string_view type;
+    };
+
+    /// parse_object() for the payload of an event named `event_name` (empty when the wire named
+    /// none), with the type that names the event.
+    result<typed_object> parse_typed(std::string_view event_name, std::string_view text)
+    {
+        auto parsed = parse_object(text);
+        if (!parsed)
+            return parsed.error();
+        return typed_object{*parsed, event_type(event_name, **parsed)};
+    }
+
 private:
     /// Allocates the blocks the arena adds to its first one, and counts their bytes.
     class counted_upstream final : public boost::json::memory_resource {
@@ -139,12 +163,5 @@ private:
     boost::json::stream_parser parser_;
     std::optional<boost::json::value> value_;   // declared last: destroyed before the arena
 };
-
-/// The type of an event that names it: its SSE `event:` name when the wire sent one, else the
-/// payload's "type" field; empty when neither is there.
-inline std::string_view event_type(std::string_view event_name, const boost::json::object& root) noexcept
-{
-    return event_name.empty() ? string_field(root, "type") : event_name;
-}
 
 } // namespace toolstream::detail
