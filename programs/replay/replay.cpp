@@ -72,7 +72,7 @@ struct line_printer {
     {
         if (mode != emit_mode::invocations)
             return;
-        replay::standard_output().line(boost::json::serialize(ts::to_json(inv)));
+        replay::standard_output().json_line(ts::to_json(inv));
     }
 };
 
@@ -202,20 +202,28 @@ bool read_in_chunks(const arguments& a, Write&& write)
     return ok && !replay::standard_output().failed();
 }
 
+// The pipeline runtime_pipeline<Sink>::create made of --provider (or `provider`), --parser and
+// the reasoning options, or null once the reason there is none (a name nobody has) is printed.
+template<class Sink>
+std::unique_ptr<ts::runtime_pipeline<Sink>> pipeline_for(const arguments& a, std::string_view provider, Sink sink,
+                                                         ts::pipeline_options options)
+{
+    auto made = ts::runtime_pipeline<Sink>::create(provider, a.parser, std::move(sink), std::move(options),
+                                                   a.reasoning_parser, a.schemas, a.thinking_open);
+    if (made)
+        return std::move(*made);
+    std::cerr << "toolstream-replay: " << made.error().message() << "\n" << replay::usage_text();
+    return nullptr;
+}
+
 // Plain model text reaches `sink` as a handler<runtime_policy> would deliver it, through the
-// run-time path compiled once for the program; null (with a message) for names nobody has.
+// run-time path compiled once for the program.
 using text_sink = toolstream_programs::handler_events<replay_sink>;
 std::unique_ptr<ts::runtime_pipeline<text_sink>> text_pipeline_for(const arguments& a, replay_sink sink)
 {
     ts::pipeline_options options;
     options.keep_invocations = a.emit == emit_mode::summary;   // the other modes take each as it comes
-    auto made = ts::runtime_pipeline<text_sink>::create(ts::text_provider_name, a.parser, text_sink{std::move(sink)},
-                                                        std::move(options), a.reasoning_parser, a.schemas, a.thinking_open);
-    if (!made) {
-        std::cerr << "toolstream-replay: " << made.error().message() << "\n" << replay::usage_text();
-        return nullptr;
-    }
-    return std::move(*made);
+    return pipeline_for(a, ts::text_provider_name, text_sink{std::move(sink)}, std::move(options));
 }
 
 // Plain model text through runtime_pipeline("text") as a handler would read it, written as
@@ -286,13 +294,10 @@ int replay_stream_as_sse(const arguments& a)
     // The writer gets each call as it completes; nothing here reads them afterwards.
     ts::pipeline_options options;
     options.keep_invocations = false;
-    auto made = ts::runtime_pipeline<replay_sink>::create(a.provider, a.parser, api_stream_sink(a), options,
-                                                           a.reasoning_parser, a.schemas, a.thinking_open);
-    if (!made) {
-        std::cerr << "toolstream-replay: " << made.error().message() << "\n" << replay::usage_text();
+    auto made = pipeline_for(a, a.provider, api_stream_sink(a), std::move(options));
+    if (!made)
         return 2;
-    }
-    auto& p = **made;
+    auto& p = *made;
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)p.write(piece); }))
         return 1;
     const auto verdict = p.finish();
@@ -325,13 +330,10 @@ int replay_stream(const arguments& a)
     ts::pipeline_options options;
     options.collect_text = a.emit == emit_mode::summary;
     options.keep_invocations = a.emit == emit_mode::summary;   // the other modes print each as it comes
-    auto made = ts::runtime_pipeline<replay_sink>::create(a.provider, a.parser, printing_sink(a), options,
-                                                              a.reasoning_parser, a.schemas, a.thinking_open);
-    if (!made) {
-        std::cerr << "toolstream-replay: " << made.error().message() << "\n" << replay::usage_text();
+    auto made = pipeline_for(a, a.provider, printing_sink(a), std::move(options));
+    if (!made)
         return 2;
-    }
-    auto& p = **made;
+    auto& p = *made;
     if (!read_in_chunks(a, [&](std::string_view piece) { (void)p.write(piece); }))
         return 1;
     const auto verdict = p.finish();
