@@ -94,6 +94,17 @@ TEST_CASE("partial_json: bytes that are not UTF-8 pass through, the same at ever
         CHECK(!p.failed());
         CHECK(boost::json::serialize(p.preview()) == expected);
     }
+    // An escape right after a group its lead byte left unfinished: the group, then the escape.
+    const std::string escaped = "{\"s\": \"a\xE2\\n\xF0\x9F\\u0041\"}";
+    const std::string escaped_expected = "{\"s\":\"a\xE2\\n\xF0\x9F" "A\"}";
+    CHECK(preview_of(escaped) == escaped_expected);
+    for (std::size_t cut = 0; cut <= escaped.size(); ++cut) {
+        INFO(cut);
+        partial_json p;
+        p.feed(std::string_view(escaped).substr(0, cut));
+        p.feed(std::string_view(escaped).substr(cut));
+        CHECK(boost::json::serialize(p.preview()) == escaped_expected);
+    }
     partial_json cut_before_quote;
     cut_before_quote.feed("{\"s\": \"ab\xE2\x82\"");
     CHECK(cut_before_quote.failed());

@@ -138,25 +138,17 @@ private:
     {
         std::size_t i = 0;
         while (i < n) {
-            if (Utf8 == utf8_bytes::lenient && phase_ == phase::utf8) {
-                const char c = s[i];
-                if (c == '"' || (c != '\\' && static_cast<unsigned char>(c) < 0x20))
-                    return fail(failure::utf8, i, ec);
-                if (c != '\\')
-                    held_bytes_[held_++] = s[i++];   // else left for the plain path, after the group
-                if (c == '\\' || !is_continuation(c) || held_ == lenient_length(held_bytes_[0])) {
-                    phase_ = phase::plain;
-                    for (unsigned j = 0; j < held_; ++j)
-                        *o++ = held_bytes_[j];
-                    held_ = 0;
-                }
-                continue;
-            }
             if (phase_ == phase::utf8) {
-                held_bytes_[held_++] = s[i++];
-                if (const int k = utf8_sequence_length(held_bytes_, held_); k < 0) {
-                    return fail(failure::utf8, i - 1, ec);
-                } else if (k > 0) {
+                // The next byte of a cut character, read as the whole-buffer path reads one.
+                held_bytes_[held_] = s[i];
+                const int length = sequence_length<Utf8>(held_bytes_, held_ + 1u);
+                if (length < 0)
+                    return fail(failure::utf8, i, ec);
+                if (length == 0 || length > held_) {   // else a `\` ended a lenient group: it stays
+                    ++held_;
+                    ++i;
+                }
+                if (length > 0) {
                     phase_ = phase::plain;
                     for (unsigned j = 0; j < held_; ++j)
                         *o++ = held_bytes_[j];
