@@ -21,7 +21,8 @@ struct emitted_chunk {
 
 /// Keeps a copy of every chunk a converter emits. `emitted` holds them all in order with their
 /// choices. `chunks` and `starts` split them for the tests that index content: a chunk that only
-/// announces a response (its id and model) goes to `starts`, every other one to `chunks`.
+/// announces a response (its id and model) goes to `starts`, every other one to `chunks`. Each
+/// chunk is so held twice, in `emitted` and in one of those.
 struct chunk_recorder {
     /// A chunk for a later choice fails the test: most streams under test have one choice. Streams
     /// whose choices are not the point leave it empty, to let any through.
@@ -36,10 +37,17 @@ struct chunk_recorder {
         if (last_choice)
             CHECK(choice <= *last_choice);
         emitted.push_back({choice, c});
-        chunk_response rest = c;
-        rest.response_id.clear();
-        rest.model.clear();
-        (rest == chunk_response{} ? starts : chunks).push_back(c);
+        (only_announces(c) ? starts : chunks).push_back(c);
+    }
+
+    /// Whether `c` carries a response's id and model and nothing else: compared with an empty
+    /// chunk given the same two, so that a chunk of many MB is not copied to find out.
+    static bool only_announces(const chunk_response& c)
+    {
+        chunk_response announcement;
+        announcement.response_id = c.response_id;
+        announcement.model = c.model;
+        return c == announcement;
     }
 
     /// Every tool-call delta of a choice, in order.

@@ -41,8 +41,13 @@ inline constexpr sink_table sink_table_for{
     deliver_to<Sink, usage_reported>(),   deliver_to<Sink, provider_failed>(),
 };
 
-/// A reference to a sink of any type. It takes every kind of event and passes on those the sink
-/// takes; the sink must outlive it.
+/// A reference to a sink of any type; the sink must outlive it. It takes every kind of event and
+/// passes on those the sink takes, as `sink_table_for<Sink>` records them: `segment_event`,
+/// `tool_invocation`, `argument_fragment`, `consumed_markup`, `response_started`,
+/// `choice_finished`, `usage_reported` and `provider_failed`, each where `Sink&` is invocable with
+/// it. Which kinds those are is known only here, at run time: the pipeline behind builds an event
+/// of every kind, and a kind the sink does not take is dropped at this call (one test of a null
+/// pointer).
 class erased_sink {
 public:
     template<event_sink Sink>
