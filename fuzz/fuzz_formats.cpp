@@ -28,7 +28,7 @@ template<class P>
 typename P::options_type options_for(const text_format_options& options)
 {
     if constexpr (std::same_as<typename P::options_type, auto_options>)
-        return auto_options{options.max_held, options.max_held_body, nullptr};
+        return auto_options{{options.max_held, options.max_held_body, nullptr}};
     else
         return options;
 }

@@ -4,25 +4,16 @@
 #include <toolstream/parse/engine/text_format.hpp>
 #include <toolstream/parse/formats/detail/json_calls_reader.hpp>
 
-#include <cstddef>
-#include <memory>
 #include <string_view>
 
 namespace toolstream {
 
-struct json_calls_options {
-    /// The most bytes the policy holds back: a `{`/`[` whose signature is still being read (past
-    /// it, the `{` is text), or a call whose tool name is not known yet (past it, the call STARTs
-    /// without `tool_name`, which its END then carries). At least 16.
-    std::size_t max_held = 4096;
-    /// The most input bytes held while a file tool's START waits for a `path` that comes after
-    /// its body (plus the body decoded from them, at most as many bytes again); past it the
-    /// segment STARTs without the path, which its END then carries.
-    std::size_t max_held_body = std::size_t{1} << 20;
-    /// The tools' parameter schemas (null: none): a tool named write_file, patch_file or run_bash
-    /// is a file or shell tool when its schema has that tool's shape (call_frame).
-    std::shared_ptr<const tool_schemas> schemas = nullptr;
-};
+/// The options of json_calls: a text format's (text_format_options). `max_held` caps a `{`/`[`
+/// whose signature is still being read (past it, the `{` is text) and a call whose tool name is
+/// not known yet (past it, the call STARTs without `tool_name`); `schemas` make a tool named
+/// write_file, patch_file or run_bash a file or shell tool when its schema has that tool's shape
+/// (call_frame).
+using json_calls_options = text_format_options;
 
 /// Tool calls written as JSON in the text. A `{` or `[` opens calls when the JSON starts with a
 /// signature, compared with whitespace between tokens ignored: `{"tool":`, `{"function":`,

@@ -4,9 +4,9 @@
 #pragma once
 
 #include <toolstream/parse/engine/detail/marker_scanner.hpp>
+#include <toolstream/parse/engine/format_traits.hpp>
 #include <toolstream/parse/policies/detail/format_openings.hpp>
 #include <toolstream/parse/policies/detail/format_trial.hpp>
-#include <toolstream/parse/raw_parameters.hpp>
 
 #include <algorithm>
 #include <array>
@@ -22,18 +22,10 @@
 
 namespace toolstream {
 
-/// Options of auto_policy.
-struct auto_options {
-    /// The chosen format's text_format_options::max_held. The formats that open at a marker are
-    /// tried on at most this many bytes from it, and at least 4096 (a format's own opening may
-    /// take max_held: its call must be seen to go on); one that has not decided by then is read
-    /// as one that broke off there.
-    std::size_t max_held = 4096;
-    /// The chosen format's text_format_options::max_held_body.
-    std::size_t max_held_body = std::size_t{1} << 20;
-    /// The tools' parameter schemas, for the chosen format (text_format_options::schemas).
-    std::shared_ptr<const tool_schemas> schemas = nullptr;
-};
+/// Options of auto_policy: those of the format it chooses (text_format_options), a type of their
+/// own so that code can tell auto's options from a format's. `max_held` also bounds the trials
+/// at a marker (at least 4096 bytes; see auto_policy).
+struct auto_options : text_format_options {};
 
 /// A parser policy for text in any of `Formats` (text_format_policy types, in order of
 /// preference), the registry's `auto`:
