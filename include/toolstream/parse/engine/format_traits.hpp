@@ -81,11 +81,13 @@ struct format_defaults {
     static constexpr bool agent_syntax = false;
 };
 
-/// The base of a format read by its own block reader `Reader` (a format_reader).
-template<class Reader>
+/// The base of a format read by its own block reader `Reader`, a format_reader for `Options`
+/// (text_format_traits checks it).
+template<class Reader, class Options = text_format_options>
 struct reader_format : format_defaults {
     template<class Self>
     using reader = Reader;
+    using options = Options;
 };
 
 /// The base of a format made of markers, read by the engine's detail::marker_calls:

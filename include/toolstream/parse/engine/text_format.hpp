@@ -18,13 +18,13 @@ namespace toolstream {
 
 /// A format written in the content channel, for text_format_policy (`T` the traits type, all
 /// members static). Inherit `marker_format` (the engine reads the markers) or
-/// `reader_format<R>` (a reader of the format's own), then declare what differs:
+/// `reader_format<R, Options>` (a reader of the format's own), then declare what differs:
 ///
 /// | member                  | type               | semantics                                                 |
 /// |-------------------------|--------------------|-----------------------------------------------------------|
 /// | `name`                  | `std::string_view` | the policy's name (registry, CLI); required               |
 /// | `reader<T>`             | member alias template | the block reader, a `format_reader` for `options`; from the base |
-/// | `options`               | type               | the policy's options (`text_format_options`)              |
+/// | `options`               | type               | the policy's options (`text_format_options`; a reader format's `Options`) |
 /// | `ignore_case`           | `bool`             | markers match ASCII case-insensitively (false)            |
 ///
 /// A marker format's members (see marker_format for the defaults):

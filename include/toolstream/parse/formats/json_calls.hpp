@@ -38,13 +38,11 @@ using json_calls_options = text_format_options;
 struct json_calls_format : reader_format<detail::json_calls_reader> {
     static constexpr std::string_view name = "json_calls";   ///< As the registry and the CLI spell it.
     static constexpr bool agent_syntax = true;
-    using options = json_calls_options;
 };
 
 /// Named json_calls, not json: `toolstream::json` would collide with the usual
 /// `namespace json = boost::json;` in a user's code that also says `using namespace toolstream;`.
 using json_calls = text_format_policy<json_calls_format>;
-static_assert(format_reader<detail::json_calls_reader, json_calls_options>);
 static_assert(text_format_traits<json_calls_format> && parser_policy<json_calls>);
 
 } // namespace toolstream

@@ -35,14 +35,12 @@ struct sentinel_options {
 /// A stream ending inside a body ENDs the block `incomplete` after flushing its content (a
 /// partial end marker included); a half-read opening is text. Bytes held after a feed: at most
 /// 10 (a marker prefix) or `max_held`.
-struct sentinel_format : reader_format<detail::sentinel_reader> {
+struct sentinel_format : reader_format<detail::sentinel_reader, sentinel_options> {
     static constexpr std::string_view name = "sentinel";   ///< As the registry and the CLI spell it.
     static constexpr bool agent_syntax = true;
-    using options = sentinel_options;
 };
 
 using sentinel = text_format_policy<sentinel_format>;
-static_assert(format_reader<detail::sentinel_reader, sentinel_options>);
 static_assert(text_format_traits<sentinel_format> && parser_policy<sentinel>);
 
 } // namespace toolstream

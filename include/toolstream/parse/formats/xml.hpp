@@ -38,15 +38,13 @@ struct xml_options {
 /// - `held_bytes()` stays below `max(max_tag_size, 64) + 16`, plus up to `max_held_body` while a
 ///   file body waits for its path. finalize(): held bytes are what they would be had no tag
 ///   completed, and an open block ENDs `incomplete`.
-struct xml_format : reader_format<detail::xml_reader> {
+struct xml_format : reader_format<detail::xml_reader, xml_options> {
     static constexpr std::string_view name = "xml";   ///< As the registry and the CLI spell it.
     static constexpr bool agent_syntax = true;
     static constexpr bool ignore_case = true;
-    using options = xml_options;
 };
 
 using xml = text_format_policy<xml_format>;
-static_assert(format_reader<detail::xml_reader, xml_options>);
 static_assert(text_format_traits<xml_format> && parser_policy<xml>);
 
 } // namespace toolstream
