@@ -7,7 +7,8 @@
 #   runtime_object    the run-time path's one TU (src/runtime_pipeline.cpp, CMake's toolstream::runtime):
 #                     every provider and policy, compiled once per program (not a per-TU cost)
 #   replay, gateway   the programs' own TUs (programs/replay/replay.cpp, programs/gateway/gateway.cpp);
-#                     each program is its TU and runtime_object
+#                     each program is its TUs and runtime_object
+#   replay_serve      replay's other TU: --serve, the live viewer's server (programs/viewer/replay_serve.cpp)
 #
 #   benchmarks/compile_time.sh [--json] [--runs N] [--opt -O2] [--tus "floor usage runtime"]
 #
@@ -37,7 +38,7 @@ cxx=${CXX:-g++}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-names=("${tus[@]:-floor usage runtime runtime_object replay gateway}")
+names=("${tus[@]:-floor usage runtime runtime_object replay replay_serve gateway}")
 [[ ${#names[@]} == 1 ]] && read -r -a names <<< "${names[0]}"
 declare -A source extra
 source[floor]=benchmarks/compile/floor.cpp
@@ -45,6 +46,7 @@ source[usage]=examples/usage.cpp
 source[runtime]=benchmarks/compile/runtime.cpp
 source[runtime_object]=src/runtime_pipeline.cpp
 source[replay]=programs/replay/replay.cpp
+source[replay_serve]=programs/viewer/replay_serve.cpp
 source[gateway]=programs/gateway/gateway.cpp
 # The programs include the live viewer's page, which their build embeds as a header.
 cmake -DIN="$root/programs/viewer/viewer.html" -DSCRIPT="$root/programs/viewer/viewer.js" \
@@ -54,6 +56,7 @@ extra[usage]=""
 extra[runtime]=""
 extra[runtime_object]=""
 extra[replay]="-I$root/programs/viewer -I$work"
+extra[replay_serve]="-I$root/programs/viewer -I$work"
 extra[gateway]="-I$root/programs/viewer -I$work"
 
 declare -A cpus walls rsss
