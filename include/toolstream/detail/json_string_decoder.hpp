@@ -93,6 +93,22 @@ public:
     /// True when the string may end here (not inside an escape) and nothing failed.
     bool complete() const noexcept { return failure_ == failure::none && phase_ == phase::plain; }
 
+    /// The bytes `raw` starts with that a string holds as they are: before its first `"`, `\`,
+    /// control character or non-ASCII byte.
+    static std::size_t plain_length(std::string_view raw) noexcept
+    {
+        std::size_t i = 0;
+        for (; i + 8 <= raw.size(); i += 8) {
+            std::uint64_t x = 0;
+            std::memcpy(&x, raw.data() + i, 8);
+            if (const std::uint64_t hit = special_bytes(x); hit != 0)
+                return i + first_flagged(hit, raw.data() + i);
+        }
+        while (i < raw.size() && !is_special(raw[i]))
+            ++i;
+        return i;
+    }
+
     /// The character a short escape stands for (`n` for a newline...), or 0.
     static char short_escape(char e) noexcept { return short_escapes[static_cast<unsigned char>(e)]; }
 

@@ -10,6 +10,7 @@
 
 #include <boost/json/object.hpp>
 #include <boost/json/parse_options.hpp>
+#include <boost/json/string.hpp>
 
 #include <concepts>
 #include <cstddef>
@@ -131,6 +132,19 @@ public:
         s.body_located = true;
     }
 
+    /// Keeps the segment's content, up to `room` bytes, as the body string of its arguments, for a
+    /// policy whose content is that body decoded strictly from the argument text it gives: END
+    /// then takes it rather than decoding the body again once it is located (locate_body). Content
+    /// past `room` stops the keeping and frees it, so that what is held stays within the room,
+    /// reserved at the first piece (a call that arrives whole fits; one that streams in small
+    /// pieces falls back).
+    void keep_decoded_body(segment_ref r, std::size_t room)
+    {
+        auto& s = slot(r);
+        s.decoded_body_room = room;
+        s.keeps_decoded_body = true;
+    }
+
     /// The segment's metadata; changes made before end() appear in the END event.
     boost::json::object& metadata(segment_ref r) { return slot(r).metadata; }
 
@@ -204,6 +218,7 @@ private:
         std::size_t content_size = 0;   // bytes of content so far, kept or not
         std::string arguments;          // the fragments so far
         boost::json::object parsed;     // END's arguments (a tool_call's are in its metadata)
+        boost::json::string decoded_body;   // the content, kept as the body (keep_decoded_body)
         boost::json::object* end_arguments = nullptr;   // where END's arguments are, when complete
         std::string error;              // END's error, when the writer made it
         fragments writer = fragments::none;
@@ -212,6 +227,8 @@ private:
         std::size_t body_begin = 0;     // the body string's inside in the arguments: [begin, end)
         std::size_t body_end = 0;
         bool body_located = false;      // by the policy (locate_body), in arguments it gave
+        bool keeps_decoded_body = false;
+        std::size_t decoded_body_room = 0;
         bool keep_content = true;       // false after drop_content()
         bool streamed = false;          // a file body that is not kept (keep_file_bodies off)
         bool open = false;
@@ -238,6 +255,7 @@ private:
     open_segment& slot(segment_ref r) { return slots_[index(r)]; }
 
     void emit_content(open_segment& s, std::string_view delta);
+    void keep_body_piece(open_segment& s, std::string_view delta);
     void release_held();
     void flush_held(open_segment& s);
     void emit_fragment(open_segment& s, std::size_t from);

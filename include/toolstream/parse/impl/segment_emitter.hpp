@@ -22,6 +22,8 @@ void segment_emitter<Target>::content(segment_ref r, std::string_view delta)
     s.content_size += delta.size();
     if (s.type == segment_type::tool_call && s.keep_content)
         s.content.append(delta);   // all of it, held bytes too: policies read it back
+    if (s.keeps_decoded_body)
+        keep_body_piece(s, delta);
     if (s.carry.empty() && detail::utf8_complete_prefix(delta) == delta.size()) {
         emit_content(s, delta);   // the common case
         return;
@@ -29,6 +31,20 @@ void segment_emitter<Target>::content(segment_ref r, std::string_view delta)
     holding_ -= s.carry.empty() ? 0 : 1;
     s.carry.feed(delta, [&](std::string_view piece) { emit_content(s, piece); });
     holding_ += s.carry.empty() ? 0 : 1;
+}
+
+template<class Target>
+void segment_emitter<Target>::keep_body_piece(open_segment& s, std::string_view delta)
+{
+    if (delta.size() <= s.decoded_body_room - s.decoded_body.size()) {
+        // Allocated once the body comes, not beside the text the policy may still hold.
+        if (s.decoded_body.capacity() < s.decoded_body_room)
+            s.decoded_body.reserve(s.decoded_body_room);
+        s.decoded_body.append(delta);
+        return;
+    }
+    s.keeps_decoded_body = false;   // past its room: END decodes the body from the text
+    boost::json::string().swap(s.decoded_body);
 }
 
 template<class Target>
@@ -256,6 +272,8 @@ boost::json::value segment_emitter<Target>::parse_body_apart(open_segment& s, co
     if (s.writer == fragments::generated) {
         body.reserve(escaped.size());   // the decoding is never longer; grow() does not zero-fill
         body.grow(detail::decode_json_escaped(escaped, body.data()));
+    } else if (s.keeps_decoded_body) {
+        body = std::move(s.decoded_body);   // the content was this decoding, strictly
     } else {
         detail::json_string_decoder decoder;
         const std::string_view quoted = text.substr(s.body_begin, escaped.size() + 1);   // to the closing quote
@@ -300,6 +318,8 @@ void segment_emitter<Target>::end(segment_ref r, segment_status status, std::str
         if (buffer->capacity() > keep)
             std::string().swap(*buffer);
     s.parsed = {};
+    boost::json::string().swap(s.decoded_body);
+    s.keeps_decoded_body = false;
     s.end_arguments = nullptr;
     free_.push_back(index(r));
 }
@@ -331,6 +351,7 @@ segment_ref segment_emitter<Target>::open(segment_type type, boost::json::object
     s.writer = fragments::none;
     s.late_required = false;
     s.body_located = false;
+    s.keeps_decoded_body = false;
     s.open = true;
     auto e = event_of(segment_event_type::SEGMENT_START, s);
     e.metadata = &s.metadata;

@@ -41,6 +41,8 @@ public:
         auto& calls = chunk_.tool_calls;
         if (spare_.empty()) {
             calls.emplace_back();
+        } else if (calls.empty() && spare_.size() == 1) {
+            calls.swap(spare_);   // the usual chunk of one call: no delta moves
         } else {
             calls.push_back(std::move(spare_.back()));
             spare_.pop_back();

@@ -159,11 +159,15 @@ private:
         const std::size_t limit = kind == hole::value ? rest.size() : std::min(rest.size(), max_ignored + 1);
         if (out == nullptr)
             return string_end(rest, 0, limit);
+        // The plain head is copied as it is; only from its first special byte is the string decoded.
         std::string& decoded = kind == hole::value ? *out : decoded_;
-        decoded.clear();
+        const std::size_t plain = json_string_decoder::plain_length(rest.substr(0, limit));
+        decoded.assign(rest.data(), plain);
+        if (plain < limit && rest[plain] == '"')
+            return plain + 1;
         decoder_.reset_string();
         error_code ec;
-        const std::size_t used = decoder_.read(rest.substr(0, limit), decoded, ec);
+        const std::size_t used = plain + decoder_.read(rest.substr(plain, limit - plain), decoded, ec);
         return ec || !decoder_.closed() ? 0 : used;
     }
 

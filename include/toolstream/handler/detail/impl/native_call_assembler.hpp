@@ -152,6 +152,10 @@ void native_call_assembler::start_segment(call& c, Emitter& out)
     c.segment = out.start(type, std::move(metadata), c.call_id);
     out.drop_content(*c.segment);   // the arguments hold it; the sizes are all this reads back
     if (c.type == kind::file) {
+        // Room for a body that arrived whole with the bytes received so far (Gemini, Mistral):
+        // END takes it as decoded here rather than decoding it again.
+        if (keep_bodies_)
+            out.keep_decoded_body(*c.segment, c.received);
         out.arguments(*c.segment, c.raw);   // the provider's fragments so far, verbatim
         std::string().swap(c.raw);
     }
