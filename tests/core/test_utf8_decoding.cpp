@@ -157,4 +157,20 @@ TEST_CASE("utf8: every 1- and 2-byte sequence, every 3-byte one with an E0-EF le
     CHECK(check.checked == 256 + 65536 + 16 * 64 * 256 + 16 * 192 * 5 + 8 * 256 * 25);
 }
 
+TEST_CASE("utf8: valid_utf8_prefix ends at the first invalid byte wherever it stands", "[utf8]")
+{
+    // ASCII is passed over eight bytes at a time: the byte that stops it may stand at any offset
+    // of a word, and a valid character after ASCII must not stop it.
+    using toolstream::detail::valid_utf8_prefix;
+    for (std::size_t at = 0; at <= 24; ++at) {
+        INFO(at);
+        const std::string ascii(at, 'a');
+        CHECK(valid_utf8_prefix(ascii) == at);
+        CHECK(valid_utf8_prefix(ascii + "\xFF" + std::string(9, 'b')) == at);
+        CHECK(valid_utf8_prefix(ascii + "\xE2\x82") == at);   // cut character
+        CHECK(valid_utf8_prefix(ascii + "\xE2\x82\xAC" + std::string(9, 'b')) == at + 12);
+        CHECK(valid_utf8_prefix(ascii + "\xF0\x9F\x98\x80" + std::string(at, 'c') + "\xC0\xAF") == 2 * at + 4);
+    }
+}
+
 } // namespace test_utf8_decoding
