@@ -1,6 +1,8 @@
 // Consumer of an installed toolstream: Conan's test_package (CMakeDeps) and the ctest
 // find_package_consumer (plain find_package) both build it. One OpenAI Chat stream, fed in 7-byte
 // pieces, must give the write_file call whole; the header version must be the package's.
+#include "consumer_checks.hpp"
+
 #include <toolstream.hpp>
 #include <toolstream/version.hpp>
 
@@ -19,11 +21,7 @@ constexpr std::string_view stream =
     R"(data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]})" "\n\n"
     "data: [DONE]\n\n";
 
-int fail(const char* what)
-{
-    std::fprintf(stderr, "test_package: %s\n", what);
-    return 1;
-}
+int fail(const char* what) { return consumer::fail("test_package", what); }
 
 } // namespace
 
@@ -34,11 +32,8 @@ int main()
         return fail("toolstream/version.hpp disagrees with the package version");
 #endif
     toolstream::pipeline<toolstream::openai_chat> pipe;
-    for (std::size_t at = 0; at < stream.size(); at += 7)
-        if (pipe.write(stream.substr(at, 7)))
-            return fail("write() reported an error");
-    if (pipe.finish())
-        return fail("finish() reported an error");
+    if (const char* error = consumer::feed_in_pieces(pipe, stream))
+        return fail(error);
 
     const auto& calls = pipe.sink().invocations;
     if (calls.size() != 1 || !calls[0].is_complete() || calls[0].name != "write_file")

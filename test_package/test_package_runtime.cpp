@@ -1,6 +1,8 @@
 // Consumer of an installed toolstream's run-time path (toolstream::runtime: the provider and the
 // parser chosen by name, compiled from the installed source). The ctest find_package_consumer
 // builds and runs it; Conan's CMakeDeps has no such target, so Conan's test_package skips it.
+#include "consumer_checks.hpp"
+
 #include <toolstream/runtime/runtime_pipeline.hpp>
 #include <toolstream/sinks.hpp>
 
@@ -15,11 +17,7 @@ constexpr std::string_view stream =
     R"(data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})" "\n\n"
     "data: [DONE]\n\n";
 
-int fail(const char* what)
-{
-    std::fprintf(stderr, "test_package_runtime: %s\n", what);
-    return 1;
-}
+int fail(const char* what) { return consumer::fail("test_package_runtime", what); }
 
 } // namespace
 
@@ -29,11 +27,8 @@ int main()
     if (!made)
         return fail("create() failed for openai_chat and hermes");
     auto& pipe = **made;
-    for (std::size_t at = 0; at < stream.size(); at += 7)
-        if (pipe.write(stream.substr(at, 7)))
-            return fail("write() reported an error");
-    if (pipe.finish())
-        return fail("finish() reported an error");
+    if (const char* error = consumer::feed_in_pieces(pipe, stream))
+        return fail(error);
 
     const auto& calls = pipe.sink().invocations;
     if (calls.size() != 1 || !calls[0].is_complete() || calls[0].name != "get_weather"

@@ -29,6 +29,20 @@ std::string preview_of(std::string_view text, bool finished = false)
     return boost::json::serialize(p.preview());
 }
 
+// `text` cut in two at every position: the preview is `expected` whole and at every cut.
+void check_every_split(std::string_view text, std::string_view expected)
+{
+    CHECK(preview_of(text) == expected);
+    for (std::size_t cut = 0; cut <= text.size(); ++cut) {
+        INFO(cut);
+        partial_json p;
+        p.feed(text.substr(0, cut));
+        p.feed(text.substr(cut));
+        CHECK(!p.failed());
+        CHECK(boost::json::serialize(p.preview()) == expected);
+    }
+}
+
 } // namespace
 
 TEST_CASE("partial_json: what a prefix shows", "[previews]")
@@ -83,28 +97,10 @@ TEST_CASE("partial_json: the preview after each byte is the preview of that pref
 
 TEST_CASE("partial_json: bytes that are not UTF-8 pass through, the same at every split", "[previews]")
 {
-    const std::string text = "{\"s\": \"\xE2x\xFF\xC3\xA9\xE2\xC3\xA9\xED\xA0\x80\", \"\xC0\x80\": 1}";
-    const std::string expected = "{\"s\":\"\xE2x\xFF\xC3\xA9\xE2\xC3\xA9\xED\xA0\x80\",\"\xC0\x80\":1}";
-    CHECK(preview_of(text) == expected);
-    for (std::size_t cut = 0; cut <= text.size(); ++cut) {
-        INFO(cut);
-        partial_json p;
-        p.feed(std::string_view(text).substr(0, cut));
-        p.feed(std::string_view(text).substr(cut));
-        CHECK(!p.failed());
-        CHECK(boost::json::serialize(p.preview()) == expected);
-    }
+    check_every_split("{\"s\": \"\xE2x\xFF\xC3\xA9\xE2\xC3\xA9\xED\xA0\x80\", \"\xC0\x80\": 1}",
+                      "{\"s\":\"\xE2x\xFF\xC3\xA9\xE2\xC3\xA9\xED\xA0\x80\",\"\xC0\x80\":1}");
     // An escape right after a group its lead byte left unfinished: the group, then the escape.
-    const std::string escaped = "{\"s\": \"a\xE2\\n\xF0\x9F\\u0041\"}";
-    const std::string escaped_expected = "{\"s\":\"a\xE2\\n\xF0\x9F" "A\"}";
-    CHECK(preview_of(escaped) == escaped_expected);
-    for (std::size_t cut = 0; cut <= escaped.size(); ++cut) {
-        INFO(cut);
-        partial_json p;
-        p.feed(std::string_view(escaped).substr(0, cut));
-        p.feed(std::string_view(escaped).substr(cut));
-        CHECK(boost::json::serialize(p.preview()) == escaped_expected);
-    }
+    check_every_split("{\"s\": \"a\xE2\\n\xF0\x9F\\u0041\"}", "{\"s\":\"a\xE2\\n\xF0\x9F" "A\"}");
     partial_json cut_before_quote;
     cut_before_quote.feed("{\"s\": \"ab\xE2\x82\"");
     CHECK(cut_before_quote.failed());

@@ -189,13 +189,27 @@ constexpr std::string_view canonical_policy_name(std::string_view name) noexcept
     return detail::index_of(policy_names, name) < policy_names.size() ? name : std::string_view{};
 }
 
-/// Whether make_policy(parser, reasoning_parser) would succeed, without building a policy:
-/// false when `parser` is no policy's name or alias, or `reasoning_parser` is neither empty nor
-/// a reasoning parser's name.
+/// What a parser name and a reasoning parser's name stand for: `known` is false when `parser` is
+/// no policy's name or alias (`policy` is then empty), or `reasoning_parser` is neither empty nor
+/// a reasoning parser's name; `reasoning` is null when none is named.
+struct parser_names {
+    std::string_view policy;
+    const reasoning_syntax* reasoning = nullptr;
+    bool known = false;
+};
+
+constexpr parser_names find_parser_names(std::string_view parser, std::string_view reasoning_parser = {}) noexcept
+{
+    parser_names found{canonical_policy_name(parser), nullptr, false};
+    found.reasoning = reasoning_parser.empty() ? nullptr : find_reasoning_parser(reasoning_parser);
+    found.known = !found.policy.empty() && (reasoning_parser.empty() || found.reasoning != nullptr);
+    return found;
+}
+
+/// Whether make_policy(parser, reasoning_parser) would succeed, without building a policy.
 constexpr bool known_parser_names(std::string_view parser, std::string_view reasoning_parser = {}) noexcept
 {
-    return !canonical_policy_name(parser).empty()
-           && (reasoning_parser.empty() || find_reasoning_parser(reasoning_parser) != nullptr);
+    return find_parser_names(parser, reasoning_parser).known;
 }
 
 /// The environment variable TOOLSTREAM_STREAM_PARSER when it names a policy, else

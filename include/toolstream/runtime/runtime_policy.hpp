@@ -220,14 +220,13 @@ result<runtime_policy> make_policy(std::string_view name, std::string_view reaso
                                           std::shared_ptr<const tool_schemas> schemas = nullptr,
                                           std::optional<bool> thinking_open = {})
 {
-    const std::string_view canonical = canonical_policy_name(name);
-    const reasoning_syntax* reasoning = reasoning_parser.empty() ? nullptr : find_reasoning_parser(reasoning_parser);
-    if (canonical.empty() || (!reasoning_parser.empty() && reasoning == nullptr))   // known_parser_names
+    const auto found = find_parser_names(name, reasoning_parser);
+    if (!found.known)
         return make_error_code(error::unknown_parser);
-    auto made = detail::make_policy_at(detail::index_of(policy_names, canonical), schemas,
+    auto made = detail::make_policy_at(detail::index_of(policy_names, found.policy), schemas,
                                        std::make_index_sequence<policy_names.size()>{});
-    if (reasoning != nullptr)
-        made.set_reasoning(thinking_open ? with_thinking_open(*reasoning, *thinking_open) : *reasoning);
+    if (found.reasoning != nullptr)
+        made.set_reasoning(thinking_open ? with_thinking_open(*found.reasoning, *thinking_open) : *found.reasoning);
     return made;
 }
 
