@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 
 namespace toolstream_viewer {
 
@@ -91,35 +92,33 @@ struct publish_line {
     void operator()(std::string_view line) const { hub->publish(line); }
 };
 
-/// Feeds the recording into `hub` through a run-time pipeline, then
-/// ends the stream (a `done` line).
-bool replay_into(const replay_serve_arguments& a, std::string_view bytes, feed_hub& hub)
+// Feeds the recording, paced, to the run-time pipeline made for `sink`; `done(sink)` then ends
+// the feed. False (with a message) when no pipeline has those names.
+template<class Sink, class Done>
+bool feed_recording(const replay_serve_arguments& a, std::string_view bytes, Sink sink, Done done)
 {
-    namespace ts = toolstream;
-    using feed = ts::viewer_feed_sink<publish_line>;
-    if (a.provider == ts::text_provider_name) {
-        // As a handler reads it: the feed gets no response_started or choice_finished.
-        using text_feed = toolstream_programs::handler_events<feed>;
-        auto made = ts::runtime_pipeline<text_feed>::create(a.provider, a.parser, text_feed{feed{publish_line{&hub}}}, {},
-                                                            a.reasoning_parser);
-        if (!made) {
-            std::cerr << "toolstream-replay: " << made.error().message() << "\n";
-            return false;
-        }
-        paced_events(bytes, a.pace, [&](std::string_view piece) { (void)(*made)->write(piece); });
-        (void)(*made)->finish();
-        (*made)->sink().sink.done();
-        return true;
-    }
-    auto made = ts::runtime_pipeline<feed>::create(a.provider, a.parser, feed{publish_line{&hub}}, {}, a.reasoning_parser);
+    auto made = toolstream::runtime_pipeline<Sink>::create(a.provider, a.parser, std::move(sink), {}, a.reasoning_parser);
     if (!made) {
         std::cerr << "toolstream-replay: " << made.error().message() << "\n";
         return false;
     }
     paced_events(bytes, a.pace, [&](std::string_view piece) { (void)(*made)->write(piece); });
     (void)(*made)->finish();
-    (*made)->sink().done();
+    done((*made)->sink());
     return true;
+}
+
+/// Feeds the recording into `hub` through a run-time pipeline, then ends the stream (a `done`
+/// line).
+bool replay_into(const replay_serve_arguments& a, std::string_view bytes, feed_hub& hub)
+{
+    using feed = toolstream::viewer_feed_sink<publish_line>;
+    if (a.provider == toolstream::text_provider_name) {
+        // As a handler reads it: the feed gets no response_started or choice_finished.
+        using text_feed = toolstream_programs::handler_events<feed>;
+        return feed_recording(a, bytes, text_feed{feed{publish_line{&hub}}}, [](text_feed& s) { s.sink.done(); });
+    }
+    return feed_recording(a, bytes, feed{publish_line{&hub}}, [](feed& s) { s.done(); });
 }
 
 } // namespace
