@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Compile time and compiler memory of toolstream TUs, each against a floor compiled in the same run:
 #   floor             benchmarks/compile/floor.cpp: only Boost.JSON, a SAX handler and a DOM parse
-#   usage             examples/usage.cpp: the README example (openai_chat + api_tool_call + callback_sink)
+#   usage             examples/usage.cpp: the README example (openai_chat + api_tool_call + callback_sink),
+#                     as a CMake user builds it (TOOLSTREAM_SEPARATE_COMPILATION, the toolstream target's)
+#   usage_header_only the same TU with no macro: every function of the library inline
+#   compiled          the library's compiled-once functions (src/toolstream.cpp, which the toolstream
+#                     target adds to a program): once per program, not a per-TU cost
 #   runtime           benchmarks/compile/runtime.cpp: the umbrella and a runtime_pipeline writing
-#                     OpenAI SSE, as written, no macro (its pipelines are in runtime_object)
+#                     OpenAI SSE, as written, no macro of its own (its pipelines are in runtime_object)
 #   runtime_object    the run-time path's one TU (src/runtime_pipeline.cpp, CMake's toolstream::runtime):
 #                     every provider and policy, compiled once per program (not a per-TU cost)
 #   replay, gateway   the programs' own TUs (programs/replay/replay.cpp, programs/gateway/gateway.cpp);
@@ -38,11 +42,13 @@ cxx=${CXX:-g++}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-names=("${tus[@]:-floor usage runtime runtime_object replay replay_serve gateway}")
+names=("${tus[@]:-floor usage usage_header_only compiled runtime runtime_object replay replay_serve gateway}")
 [[ ${#names[@]} == 1 ]] && read -r -a names <<< "${names[0]}"
 declare -A source extra
 source[floor]=benchmarks/compile/floor.cpp
 source[usage]=examples/usage.cpp
+source[usage_header_only]=examples/usage.cpp
+source[compiled]=src/toolstream.cpp
 source[runtime]=benchmarks/compile/runtime.cpp
 source[runtime_object]=src/runtime_pipeline.cpp
 source[replay]=programs/replay/replay.cpp
@@ -51,13 +57,17 @@ source[gateway]=programs/gateway/gateway.cpp
 # The programs include the live viewer's page, which their build embeds as a header.
 cmake -DIN="$root/programs/viewer/viewer.html" -DSCRIPT="$root/programs/viewer/viewer.js" \
       -DOUT="$work/viewer_page.hpp" -P "$root/programs/viewer/embed.cmake"
+# What linking toolstream::toolstream defines (CMakeLists.txt, TOOLSTREAM_SEPARATE_COMPILATION ON).
+cmake_target="-DTOOLSTREAM_SEPARATE_COMPILATION"
 extra[floor]=""
-extra[usage]=""
-extra[runtime]=""
-extra[runtime_object]=""
-extra[replay]="-I$root/programs/viewer -I$work"
-extra[replay_serve]="-I$root/programs/viewer -I$work"
-extra[gateway]="-I$root/programs/viewer -I$work"
+extra[usage]=$cmake_target
+extra[usage_header_only]=""
+extra[compiled]=$cmake_target
+extra[runtime]=$cmake_target
+extra[runtime_object]=$cmake_target
+extra[replay]="$cmake_target -I$root/programs/viewer -I$work"
+extra[replay_serve]="$cmake_target -I$root/programs/viewer -I$work"
+extra[gateway]="$cmake_target -I$root/programs/viewer -I$work"
 
 declare -A cpus walls rsss
 for ((i = 0; i < runs; ++i)); do

@@ -8,6 +8,8 @@
 // whose capacity the caller reuses.
 #pragma once
 
+#include <toolstream/detail/byte_words.hpp>
+#include <toolstream/detail/config.hpp>
 #include <toolstream/detail/growth.hpp>
 #include <toolstream/detail/json_string_decoder.hpp>
 #include <toolstream/detail/utf8.hpp>
@@ -25,19 +27,6 @@
 #include <string_view>
 
 namespace toolstream::detail {
-
-/// Flags, in the high bit of each byte, the bytes of the word `w` (eight bytes in memory order)
-/// that JSON must escape: a control character, `"` or `\\`. On a little-endian machine the
-/// lowest flag is exact; false flags only ever lie above a true one, since a borrow runs upward.
-constexpr std::uint64_t json_escape_flags(std::uint64_t w) noexcept
-{
-    constexpr std::uint64_t ones = 0x0101010101010101u;
-    constexpr std::uint64_t highs = 0x8080808080808080u;
-    const auto has_zero = [](std::uint64_t v) noexcept { return (v - ones) & ~v & highs; };
-    // A byte below 0x20 (its high bit clear and w - 0x20 borrowing), or equal to `"` or `\\`.
-    const std::uint64_t control = (w - ones * 0x20) & ~w & highs;
-    return control | has_zero(w ^ (ones * '"')) | has_zero(w ^ (ones * '\\'));
-}
 
 constexpr bool needs_json_escape(unsigned char c) noexcept
 {
@@ -75,11 +64,10 @@ inline void append_json_escaped(std::string& out, std::string_view s)
         char* o = escaped;
         for (std::size_t i = 0; i < part.size();) {
             if (std::endian::native == std::endian::little && i + 8 <= part.size()) {
-                std::uint64_t w;
-                std::memcpy(&w, part.data() + i, 8);
+                const std::uint64_t w = load_word(part.data() + i);
                 std::memcpy(o, &w, 8);
                 const std::uint64_t hit = json_escape_flags(w);
-                const std::size_t clean = hit == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(hit)) / 8;
+                const std::size_t clean = hit == 0 ? 8 : first_flagged_byte(hit);
                 o += clean;
                 i += clean;
                 if (clean == 8)
@@ -147,115 +135,14 @@ inline void append_json_string_valid(std::string& out, std::string_view s)
 /// notation for exponents in [-7, 21), `1e+21` beyond). An overflowing number (Infinity) becomes
 /// `null`, as in JSON.stringify; NaN, which Boost.JSON 1.81 reads for a zero with an exponent
 /// past 308 (`0e400`), is that zero.
-inline void append_js_number(std::string& out, double d)
-{
-    if (std::isinf(d)) {
-        out += "null";
-        return;
-    }
-    if (d == 0 || std::isnan(d)) {   // also -0, which JSON.stringify writes as 0
-        out += '0';
-        return;
-    }
-    char sci[32];   // "-d.ddddddddddddddde-308" at most
-    const auto end = std::to_chars(sci, sci + sizeof sci, d, std::chars_format::scientific).ptr;
-    const char* p = sci;
-    if (*p == '-') {
-        out += '-';
-        ++p;
-    }
-    char digits[20];
-    int k = 0;
-    for (; *p != 'e'; ++p)
-        if (*p != '.')
-            digits[k++] = *p;
-    ++p;   // 'e'
-    const bool negative_exp = *p == '-';
-    int e = 0;
-    std::from_chars(p + 1, end, e);
-    const int n = (negative_exp ? -e : e) + 1;   // the decimal point sits after n digits
-    const std::string_view ds(digits, static_cast<std::size_t>(k));
-    if (k <= n && n <= 21) {
-        out += ds;
-        out.append(static_cast<std::size_t>(n - k), '0');
-    } else if (0 < n && n <= 21) {
-        out += ds.substr(0, static_cast<std::size_t>(n));
-        out += '.';
-        out += ds.substr(static_cast<std::size_t>(n));
-    } else if (-6 < n && n <= 0) {
-        out += "0.";
-        out.append(static_cast<std::size_t>(-n), '0');
-        out += ds;
-    } else {
-        out += ds[0];
-        if (k > 1) {
-            out += '.';
-            out += ds.substr(1);
-        }
-        out += n - 1 < 0 ? "e-" : "e+";
-        char exp[8];
-        const auto exp_end = std::to_chars(exp, exp + sizeof exp, n - 1 < 0 ? 1 - n : n - 1).ptr;
-        out.append(exp, exp_end);
-    }
-}
+TOOLSTREAM_DECL void append_js_number(std::string& out, double d);
 
 /// Appends a JSON number value (integers exactly as parsed, doubles as append_js_number).
-inline void append_json_number(std::string& out, const boost::json::value& v)
-{
-    char buf[24];
-    if (v.is_int64()) {
-        out.append(buf, std::to_chars(buf, buf + sizeof buf, v.get_int64()).ptr);
-    } else if (v.is_uint64()) {
-        out.append(buf, std::to_chars(buf, buf + sizeof buf, v.get_uint64()).ptr);
-    } else {
-        append_js_number(out, v.get_double());
-    }
-}
+TOOLSTREAM_DECL void append_json_number(std::string& out, const boost::json::value& v);
 
 /// Appends the compact serialization of `v`: no whitespace, object keys in stored order.
 /// Recursion depth is bounded by the parser's nesting limit.
-inline void append_compact_json(std::string& out, const boost::json::value& v)
-{
-    switch (v.kind()) {
-    case boost::json::kind::null: out += "null"; break;
-    case boost::json::kind::bool_: out += v.get_bool() ? "true" : "false"; break;
-    case boost::json::kind::int64:
-    case boost::json::kind::uint64:
-    case boost::json::kind::double_: append_json_number(out, v); break;
-    case boost::json::kind::string:
-        out += '"';
-        append_json_escaped(out, v.get_string());
-        out += '"';
-        break;
-    case boost::json::kind::array: {
-        out += '[';
-        bool first = true;
-        for (const auto& item : v.get_array()) {
-            if (!first)
-                out += ',';
-            first = false;
-            append_compact_json(out, item);
-        }
-        out += ']';
-        break;
-    }
-    case boost::json::kind::object: {
-        out += '{';
-        bool first = true;
-        for (const auto& member : v.get_object()) {
-            if (!first)
-                out += ',';
-            first = false;
-            out += '"';
-            append_json_escaped(out, member.key());
-            out += "\":";
-            append_compact_json(out, member.value());
-        }
-        out += '}';
-        break;
-    }
-    }
-}
+TOOLSTREAM_DECL void append_compact_json(std::string& out, const boost::json::value& v);
 
 /// The inverse of append_json_escaped, for text it wrote (any other goes through
 /// json_string_decoder): writes the decoding of `s` to `out`, which has room for s.size() bytes,
@@ -282,3 +169,7 @@ inline std::size_t decode_json_escaped(std::string_view s, char* out) noexcept
 }
 
 } // namespace toolstream::detail
+
+#if !defined(TOOLSTREAM_SEPARATE_COMPILATION)
+#include <toolstream/detail/impl/compact_json.hpp>
+#endif

@@ -5,10 +5,11 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/config.hpp>
 #include <toolstream/detail/json_string_decoder.hpp>
 #include <toolstream/error.hpp>
 
-#include <boost/json/basic_parser_impl.hpp>
+#include <boost/json/basic_parser.hpp>
 #include <boost/json/value.hpp>
 
 #include <algorithm>
@@ -279,25 +280,7 @@ private:
     }
 
     // A value that is not a string, through Boost.JSON, which stops once the value is whole.
-    std::size_t read_value(std::string_view s, const file_argument_callbacks& cb)
-    {
-        value_.handler().cb = &cb;
-        std::size_t i = 0;
-        while (i < s.size()) {
-            const std::size_t n = std::min(max_write, s.size() - i);
-            error_code ec;
-            const std::size_t used = value_.write_some(true, s.data() + i, n, ec);
-            if (ec)
-                return fail(ec, i);
-            i += used;
-            if (value_.done()) {
-                current_ = field::other;
-                state_ = state::after_value;
-                break;
-            }
-        }
-        return i;
-    }
+    std::size_t read_value(std::string_view s, const file_argument_callbacks& cb);
 
     // The body decoded since the last hand-over, as one piece.
     void flush(const file_argument_callbacks& cb)
@@ -327,3 +310,7 @@ private:
 };
 
 } // namespace toolstream::detail
+
+#if !defined(TOOLSTREAM_SEPARATE_COMPILATION)
+#include <toolstream/detail/impl/file_arguments_decoder.hpp>
+#endif

@@ -2,6 +2,7 @@
 // byte included: runs without escapes are found a word at a time and handed over in one piece.
 #pragma once
 
+#include <toolstream/detail/byte_words.hpp>
 #include <toolstream/detail/utf8.hpp>
 #include <toolstream/error.hpp>
 
@@ -99,9 +100,7 @@ public:
     {
         std::size_t i = 0;
         for (; i + 8 <= raw.size(); i += 8) {
-            std::uint64_t x = 0;
-            std::memcpy(&x, raw.data() + i, 8);
-            if (const std::uint64_t hit = special_bytes(x); hit != 0)
+            if (const std::uint64_t hit = json_special_flags(load_word(raw.data() + i)); hit != 0)
                 return i + first_flagged(hit, raw.data() + i);
         }
         while (i < raw.size() && !is_special(raw[i]))
@@ -184,10 +183,9 @@ private:
             // short escape or a valid UTF-8 character, whole, is decoded here and the words go on:
             // code and prose hold one every few bytes.
             while (i + 8 <= n) {
-                std::uint64_t x = 0;
-                std::memcpy(&x, s + i, 8);
+                const std::uint64_t x = load_word(s + i);
                 std::memcpy(o, &x, 8);
-                const std::uint64_t hit = special_bytes(x);
+                const std::uint64_t hit = json_special_flags(x);
                 if (hit == 0) {
                     i += 8;
                     o += 8;
@@ -281,21 +279,11 @@ private:
         return c == '"' || c == '\\' || c < 0x20 || c >= 0x80;
     }
 
-    // The high bit of each byte of `x` that is `"`, `\`, a control character or not ASCII; false
-    // flags only ever lie above a true one (a borrow runs upward).
-    static std::uint64_t special_bytes(std::uint64_t x) noexcept
-    {
-        constexpr std::uint64_t ones = 0x0101010101010101u;
-        const std::uint64_t q = x ^ (ones * '"');
-        const std::uint64_t b = x ^ (ones * '\\');
-        return (((q - ones) & ~q) | ((b - ones) & ~b) | ((x - ones * 0x20) & ~x) | x) & (ones * 0x80);
-    }
-
     // The index of the first special byte of the 8 at `s`, whose flags are `hit`.
     static std::size_t first_flagged([[maybe_unused]] std::uint64_t hit, const char* s) noexcept
     {
         if constexpr (std::endian::native == std::endian::little) {
-            return static_cast<std::size_t>(std::countr_zero(hit)) / 8;
+            return first_flagged_byte(hit);
         } else {
             std::size_t k = 0;
             while (!is_special(s[k]))

@@ -9,58 +9,26 @@
 //   boost::json::error::exponent_overflow, the error Boost itself gives for larger exponents.
 #pragma once
 
+#include <toolstream/detail/config.hpp>
+
 #include <boost/json/error.hpp>
-#include <boost/json/parse.hpp>
 #include <boost/json/parse_options.hpp>
 #include <boost/json/value.hpp>
 
-#include <cmath>
 #include <string_view>
-#include <vector>
 
 namespace toolstream::detail {
 
 /// Sets every NaN in `v` to 0; false if `v` holds an infinity. Iterative: the depth is the
 /// caller's max_depth, which may be large.
-inline bool repair_non_finite(boost::json::value& v)
-{
-    std::vector<boost::json::value*> todo{&v};
-    while (!todo.empty()) {
-        boost::json::value* at = todo.back();
-        todo.pop_back();
-        switch (at->kind()) {
-        case boost::json::kind::double_: {
-            double& d = at->get_double();
-            if (std::isinf(d))
-                return false;
-            if (std::isnan(d))
-                d = 0;
-            break;
-        }
-        case boost::json::kind::array:
-            for (auto& item : at->get_array())
-                todo.push_back(&item);
-            break;
-        case boost::json::kind::object:
-            for (auto& member : at->get_object())
-                todo.push_back(&member.value());
-            break;
-        default: break;
-        }
-    }
-    return true;
-}
+TOOLSTREAM_DECL bool repair_non_finite(boost::json::value& v);
 
 /// boost::json::parse, then repair_non_finite(); a value holding an infinity is an error.
-inline boost::json::value parse_json(std::string_view text, boost::system::error_code& ec,
-                                     const boost::json::parse_options& options = {})
-{
-    auto v = boost::json::parse(text, ec, {}, options);
-    if (!ec && !repair_non_finite(v)) {
-        ec = boost::json::error::exponent_overflow;
-        return nullptr;
-    }
-    return v;
-}
+TOOLSTREAM_DECL boost::json::value parse_json(std::string_view text, boost::system::error_code& ec,
+                                              const boost::json::parse_options& options = {});
 
 } // namespace toolstream::detail
+
+#if !defined(TOOLSTREAM_SEPARATE_COMPILATION)
+#include <toolstream/detail/impl/parse_json.hpp>
+#endif

@@ -3,10 +3,11 @@
 // between two pieces.
 #pragma once
 
+#include <toolstream/detail/byte_words.hpp>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -98,11 +99,9 @@ inline std::size_t valid_utf8_prefix(std::string_view s) noexcept
 {
     std::size_t i = 0;
     while (i < s.size()) {
-        for (std::uint64_t word = 0; i + 8 <= s.size(); i += 8) {
-            std::memcpy(&word, s.data() + i, 8);
-            if ((word & 0x8080808080808080u) != 0)
+        for (; i + 8 <= s.size(); i += 8)
+            if (non_ascii_flags(load_word(s.data() + i)) != 0)
                 break;
-        }
         if (i == s.size())
             break;
         if (static_cast<unsigned char>(s[i]) < 0x80) {

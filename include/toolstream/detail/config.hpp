@@ -1,0 +1,12 @@
+// How the library's compiled-once functions are declared. By default every function is defined
+// inline in its header: the library is header-only. With TOOLSTREAM_SEPARATE_COMPILATION defined
+// in every TU of a program, the functions marked TOOLSTREAM_DECL (internals off the per-byte
+// path, each a Boost.JSON parser instantiation of its own) are only declared there, and one TU
+// of the program defines them by including <toolstream/src.hpp>.
+#pragma once
+
+#if defined(TOOLSTREAM_SEPARATE_COMPILATION)
+#define TOOLSTREAM_DECL
+#else
+#define TOOLSTREAM_DECL inline
+#endif
