@@ -43,12 +43,17 @@ END {
     print "| peak heap for one call with N bytes of arguments (counting allocator, `alloc_per_mb`) | ≤ 3× N | " (peak_worst > 0 ? sprintf("worst %.2f× N (%s; %.2f× its decoded body)", peak_worst, peak_worst_sc, peak_worst_body) : "not measured") " | " status(peak_worst > 0 && peak_worst <= 3) " |"
     print "| a file body the application writes to disk as it streams (`keep_file_bodies = false`, openai_chat) | O(1) heap per call | " (nr_small > 0 ? sprintf("peak %s bytes at 1 MiB, %s at 4 MiB", commas(nr_small), commas(nr_large)) : "not measured") " | " status(nr_small > 0 && nr_large - nr_small < 65536) " |"
     print "| compile: `examples/usage.cpp` at -O2 vs a TU that only parses with Boost.JSON | ≤ 3× | " (c_x != "" ? sprintf("%s s vs %s s: %s×", c_cpu, c_floor, c_x) : "not measured") " | " status(c_x != "" && c_x <= 3) " |"
-    print "| compile: a `runtime_pipeline` TU with the OpenAI SSE writer at -O2, `-c`, no macro | ≤ 6× and ≤ 400 MB | " (c_rx != "" ? sprintf("%s×, %s MB (the run-time path's one TU apart: %s×, %s MB)", c_rx, c_rmb, json_num(compile_json, "runtime_object_x_floor"), json_num(compile_json, "runtime_object_rss_mb")) : "not measured") " | " status(c_rx != "" && c_rx <= 6 && c_rmb <= 400) " |"
+    print "| compile: a `runtime_pipeline` TU with the OpenAI SSE writer at -O2, `-c`, as a CMake user compiles it | ≤ 6× and ≤ 400 MB | " (c_rx != "" ? sprintf("%s×, %s MB (the run-time path's one TU apart: %s×, %s MB)", c_rx, c_rmb, json_num(compile_json, "runtime_object_x_floor"), json_num(compile_json, "runtime_object_rss_mb")) : "not measured") " | " status(c_rx != "" && c_rx <= 6 && c_rmb <= 400) " |"
     for (j = 1; j <= 2; ++j) {
         prog = j == 1 ? "replay" : "gateway"
         p_cpu = json_num(compile_json, prog "_cpu_s"); o_cpu = json_num(compile_json, "runtime_object_cpu_s")
         p_mb = json_num(compile_json, prog "_rss_mb"); o_mb = json_num(compile_json, "runtime_object_rss_mb")
-        print "| compile: `toolstream-" prog "` (its TU and the run-time path's TU) | < 60 s CPU, < 1 GB | " (p_cpu != "" ? sprintf("%.1f s + %.1f s CPU; %s MB and %s MB", p_cpu, o_cpu, p_mb, o_mb) : "not measured") " | " status(p_cpu != "" && p_cpu + o_cpu < 60 && p_mb < 1024 && o_mb < 1024) " |"
+        if (prog == "replay" && p_cpu != "") {   # replay is two TUs of its own: replay.cpp and --serve's
+            s_mb = json_num(compile_json, "replay_serve_rss_mb")
+            p_cpu += json_num(compile_json, "replay_serve_cpu_s")
+            if (s_mb + 0 > p_mb + 0) p_mb = s_mb
+        }
+        print "| compile: `toolstream-" prog "` (its own TUs and the run-time path's TU) | < 60 s CPU, < 1 GB | " (p_cpu != "" ? sprintf("%.1f s + %.1f s CPU; %s MB and %s MB", p_cpu, o_cpu, p_mb, o_mb) : "not measured") " | " status(p_cpu != "" && p_cpu + o_cpu < 60 && p_mb < 1024 && o_mb < 1024) " |"
     }
     print "| steady-state allocations per chunk | none | at most " max_steady " in a steady state of 25,000–150,000 chunks (worst " sprintf("%.6f", worst_alloc) " per chunk, " worst_alloc_sc ") | " status(alloc_rows > 0 && worst_alloc < 0.001) " |"
     print ""
@@ -60,7 +65,7 @@ END {
     print "benchmarks/run_comparison.sh --quick        # peers at 16 KiB only, 3 short repetitions: for iterating"
     print "benchmarks/run_comparison.sh --report-only  # rewrite the report from benchmarks/results/"
     print "benchmarks/smoke.sh                         # CI: every benchmark once, minimal time"
-    print "benchmarks/compile_time.sh                  # compile time: floor, usage and runtime_pipeline TUs"
+    print "benchmarks/compile_time.sh                  # compile time: floor, usage, the compiled part, runtime_pipeline and the programs' TUs"
     print "TOOLSTREAM_BENCH_STREAMS=benchmarks/results/streams \\"
     print "    build-bench/benchmarks/toolstream_bench_pipelines --benchmark_filter=openai_chat"
     print "```"

@@ -132,14 +132,17 @@ END {
     print ""
     print "`benchmarks/compile_time.sh`, `g++ -std=c++20 -O2 -c`, median of " json_num(compile_json, "runs") " runs, each TU against the floor"
     print "compiled in the same run (a TU that only parses with Boost.JSON: a SAX handler and a DOM parse)."
-    print "`runtime` is the umbrella plus a `runtime_pipeline` writing OpenAI SSE, as written (no macro);"
+    print "`usage` is `examples/usage.cpp` as a CMake user compiles it (the toolstream target's"
+    print "`TOOLSTREAM_SEPARATE_COMPILATION`), `usage_header_only` the same TU with no macro, and `compiled`"
+    print "the library's out-of-line part the target adds (`src/toolstream.cpp`), once per program."
+    print "`runtime` is the umbrella plus a `runtime_pipeline` writing OpenAI SSE, as written;"
     print "`runtime_object` the run-time path's one TU (`src/runtime_pipeline.cpp`, CMake's `toolstream::runtime`),"
-    print "compiled once per program; `replay` and `gateway` the programs' own TUs (each program is its TU and"
-    print "`runtime_object`)."
+    print "compiled once per program; `replay`, `replay_serve` and `gateway` the programs' own TUs (each program"
+    print "is its TUs, `compiled` and `runtime_object`)."
     print ""
     print "| TU | CPU s | × floor | compiler MB | preprocessed lines |"
     print "|---|---|---|---|---|"
-    c_count = split("floor usage runtime runtime_object replay gateway", c_tus, " ")
+    c_count = split("floor usage usage_header_only compiled runtime runtime_object replay replay_serve gateway", c_tus, " ")
     for (j = 1; j <= c_count; ++j)
         print "| " c_tus[j] " | " json_num(compile_json, c_tus[j] "_cpu_s") " | " json_num(compile_json, c_tus[j] "_x_floor") " | " json_num(compile_json, c_tus[j] "_rss_mb") " | " commas(json_num(compile_json, c_tus[j] "_preprocessed_lines")) " |"
     print ""
