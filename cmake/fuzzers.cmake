@@ -3,6 +3,12 @@
 if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "TOOLSTREAM_BUILD_FUZZERS needs Clang (libFuzzer); use the fuzz preset")
 endif()
+# The fuzzers compile the library inline, so that the inputs' every path is instrumented (the fuzz
+# preset and fuzz/run.sh do): the compiled part's object is built without the fuzzer's flags.
+if(TOOLSTREAM_SEPARATE_COMPILATION)
+    message(WARNING "TOOLSTREAM_BUILD_FUZZERS: the library's compiled part is not instrumented; "
+                    "configure with -DTOOLSTREAM_SEPARATE_COMPILATION=OFF (the fuzz preset does)")
+endif()
 set(toolstream_fuzz_flags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
     -fno-omit-frame-pointer)
 # toolstream_fuzz_provider serves every provider of registry.hpp: TOOLSTREAM_FUZZ_PROVIDER=<name>

@@ -18,8 +18,6 @@
 
 #include <array>
 #include <bit>
-#include <charconv>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
