@@ -1,6 +1,6 @@
 // detail::json_extent, detail::json_stop and detail::string_skip, the scanners under every JSON
-// reader: where a container ends, or a marker outside its strings cuts it, at every chunking,
-// whatever its strings hold.
+// reader: where a value (container, string or scalar) ends, or a marker outside its strings cuts
+// it, at every chunking, whatever its strings hold.
 #include <toolstream/detail/json_extent.hpp>
 #include <toolstream/detail/json_string_skip.hpp>
 
@@ -19,9 +19,12 @@ using toolstream::detail::string_skip;
 namespace {
 
 // Feeds `input` in pieces of `piece` bytes; returns where the value ended (bytes read), or npos.
-std::size_t extent_at(std::string_view input, std::size_t piece)
+// `inside_string`: the value is a string whose opening quote was read.
+std::size_t extent_at(std::string_view input, std::size_t piece, bool inside_string = false)
 {
     json_extent e;
+    if (inside_string)
+        e.reset_inside_string();
     std::size_t read = 0;
     while (read < input.size()) {
         const std::string_view w = input.substr(read, piece);
@@ -102,6 +105,37 @@ TEST_CASE("json_extent: the closing bracket outside strings, at every chunking",
     CHECK(extent_at(R"([[1],[2])", 3) == std::string_view::npos);
 }
 
+TEST_CASE("json_extent: a string ends at its closing quote, a scalar before its delimiter", "[core][json_extent]")
+{
+    const std::string string_value = R"("a\"}]\\")";
+    const std::string scalars[] = {"-12.5e3", "true", "null"};
+    const std::string inside = R"(ab\"c\\")";   // after the opening quote
+    for (std::size_t piece = 1; piece <= 16; ++piece) {
+        INFO(piece);
+        CHECK(extent_at(string_value + R"(, "x"})", piece) == string_value.size());
+        CHECK(extent_at(inside + R"(tail")", piece, true) == inside.size());
+        for (const std::string& scalar : scalars) {
+            for (const char* after : {",", "}", "]", " ", "\n"}) {
+                INFO(scalar << after);
+                // The delimiter is not the value's: the scan stops before it.
+                CHECK(extent_at(scalar + after + "1", piece) == scalar.size());
+            }
+        }
+    }
+    // Every split position of two pieces.
+    const std::string input = string_value + "]";
+    for (std::size_t cut = 0; cut <= input.size(); ++cut) {
+        INFO(cut);
+        json_extent e;
+        const std::size_t first = e.scan(std::string_view(input).substr(0, cut));
+        const std::size_t total = e.closed() ? first : first + e.scan(std::string_view(input).substr(cut));
+        CHECK(e.closed());
+        CHECK(total == string_value.size());
+    }
+    CHECK(extent_at("12345", 2) == std::string_view::npos);   // a scalar the input does not end
+    CHECK(extent_at(R"("ab\")", 1) == std::string_view::npos);   // the quote is escaped
+}
+
 TEST_CASE("json_extent: a long string of escapes in one piece", "[core][json_extent]")
 {
     std::string value = "{\"content\":\"";
@@ -110,6 +144,9 @@ TEST_CASE("json_extent: a long string of escapes in one piece", "[core][json_ext
     value += "\"}";
     CHECK(extent_at(value + "]]", value.size() + 2) == value.size());
     CHECK(extent_at(value + "]]", 4096) == value.size());
+    const std::string inside = value.substr(12, value.size() - 14) + "\"";   // the content string
+    CHECK(extent_at(inside + "}", inside.size() + 1, true) == inside.size());
+    CHECK(extent_at(inside + "}", 1, true) == inside.size());
 }
 
 TEST_CASE("string_skip: each next quote or backslash, then the limit", "[core][json_extent]")

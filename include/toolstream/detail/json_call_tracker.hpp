@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <utility>
 
 namespace toolstream::detail {
 
@@ -24,9 +23,10 @@ namespace toolstream::detail {
 /// closes, and where the call's arguments value (the
 /// first `arguments`, `parameters` or `args` member of the call, its `tool` or its `function`
 /// object) begins and ends. With `keyed` calls (`{"NAME": ARGUMENTS}`), a call object's first key
-/// is its tool name and that key's value its arguments. Nesting is only counted past a few
-/// levels, so the state is fixed-size whatever the input. A `stop` outside a string ends the
-/// text where it stands (json_stop: the model closed its call before its JSON).
+/// is its tool name and that key's value its arguments, whose end json_extent finds. Nesting is
+/// only counted past a few levels, so the state is fixed-size whatever the input. A `stop`
+/// outside a string ends the text where it stands (json_stop: the model closed its call before
+/// its JSON).
 class json_call_tracker {
 public:
     enum class event { none, call_begin, name, arguments_begin, arguments_end, call_end, done, stopped };
@@ -69,6 +69,8 @@ public:
         // so a call's long string (a file's content) costs no step per byte.
         string_skip skip(text, limit);
         for (std::size_t i = from; i < limit; ++i) {
+            if (in_arguments_)
+                return arguments_bytes(text, i, limit);
             if (in_string_ && !escape_ && capture_ == capture::none) {
                 i = skip.next(i);
                 if (i == limit)
@@ -87,8 +89,6 @@ public:
                     keep(c);
                 } else if (c == '"') {
                     in_string_ = false;
-                    if (std::exchange(string_arguments_, false))
-                        return {event::arguments_end, i, i + 1};
                     if (end_string())
                         return {event::name, i + 1, i + 1};
                 } else {
@@ -107,14 +107,14 @@ public:
                     : c == 'n'                    ? arguments_kind::null
                                                   : arguments_kind::other;
                 if (c == '"') {
-                    in_string_ = true;
-                    has_escape_ = false;
-                    capture_ = capture::none;
-                    string_arguments_ = true;
+                    arguments_extent_.reset_inside_string();
+                    in_arguments_ = true;
                     return {event::arguments_begin, i + 1, i + 1};
                 }
                 if (arguments_ == arguments_kind::container) {
-                    open(c == '{', true);
+                    arguments_extent_.reset();
+                    arguments_extent_.scan(text.substr(i, 1));
+                    in_arguments_ = true;
                     return {event::arguments_begin, i, i + 1};
                 }
             }
@@ -122,14 +122,12 @@ public:
             case '"': begin_string(); break;
             case '{':
             case '[':
-                if (open(c == '{', false))
+                if (open(c == '{'))
                     return {event::call_begin, i, i + 1};
                 break;
             case '}':
             case ']': {
                 const role closed = close();
-                if (closed == role::arguments)
-                    return {event::arguments_end, i + 1, i + 1};
                 if (depth_ == 0) {
                     if (closed == role::call) {
                         done_pending_ = true;
@@ -167,7 +165,7 @@ public:
     arguments_kind arguments() const noexcept { return arguments_; }
 
 private:
-    enum class role : std::uint8_t { none, wrapper, call_list, call, call_tool, call_function, arguments };
+    enum class role : std::uint8_t { none, wrapper, call_list, call, call_tool, call_function };
     enum class key_kind : std::uint8_t { other, name, tool, function, arguments };
     enum class capture : std::uint8_t { none, key, name };
 
@@ -179,9 +177,9 @@ private:
         std::uint32_t keys = 0;
     };
 
-    // The roles that matter sit at most six levels deep (wrapper, list, call, tool, function,
-    // arguments).
-    static constexpr std::size_t tracked_levels = 7;
+    // The roles that matter sit at most five levels deep (wrapper, list, call, tool, function);
+    // the arguments value is json_extent's.
+    static constexpr std::size_t tracked_levels = 5;
     static constexpr std::size_t max_name = 1024;
     static constexpr std::size_t max_key = 10;
 
@@ -195,16 +193,28 @@ private:
     void begin_call() noexcept
     {
         name_found_ = false;
-        arguments_pending_ = string_arguments_ = false;
+        arguments_pending_ = in_arguments_ = false;
         arguments_ = arguments_kind::none;
     }
 
-    // Returns true when the new container is a call.
-    bool open(bool is_object, bool arguments)
+    // The call's arguments value from `text[i]` on: to its end (arguments_end, whose boundary
+    // leaves a string's closing quote out), the stop, a prefix of the stop (left unread) or the
+    // limit.
+    step arguments_bytes(std::string_view text, std::size_t i, std::size_t limit) noexcept
     {
-        role r = arguments ? role::arguments : role::none;
-        if (arguments) {
-        } else if (depth_ == 0) {
+        const std::size_t end = i + arguments_extent_.scan(text.substr(i, limit - i), stop_);
+        if (arguments_extent_.closed()) {
+            in_arguments_ = false;
+            return {event::arguments_end, arguments_ == arguments_kind::string ? end - 1 : end, end};
+        }
+        return {arguments_extent_.stopped() ? event::stopped : event::none, end, end};
+    }
+
+    // Returns true when the new container is a call.
+    bool open(bool is_object)
+    {
+        role r = role::none;
+        if (depth_ == 0) {
             r = layout_ == json_call_layout::single ? role::call
                 : layout_ == json_call_layout::list ? role::wrapper
                                                     : role::call_list;
@@ -263,7 +273,7 @@ private:
         has_escape_ = false;
         capture_ = capture::none;
         level* l = top();
-        if (l == nullptr || !l->is_object || l->what == role::none || l->what == role::arguments)
+        if (l == nullptr || !l->is_object || l->what == role::none)
             return;
         if (l->expect_key) {
             capture_ = keyed_ && l->what == role::call && l->keys == 0 ? capture::name : capture::key;
@@ -288,7 +298,7 @@ private:
     bool end_string()
     {
         level* l = top();
-        if (l != nullptr && l->is_object && l->expect_key && l->what != role::arguments) {
+        if (l != nullptr && l->is_object && l->expect_key) {
             l->expect_key = false;
             ++l->keys;
             l->key = keyed_ && l->what == role::call ? (l->keys == 1 ? key_kind::arguments : key_kind::other)
@@ -332,7 +342,8 @@ private:
     bool done_pending_ = false;
     bool name_found_ = false;
     bool arguments_pending_ = false;   // the next value is the call's arguments
-    bool string_arguments_ = false;    // inside the call's arguments string
+    bool in_arguments_ = false;        // arguments_extent_ reads the bytes
+    json_extent arguments_extent_;
     arguments_kind arguments_ = arguments_kind::none;
     std::string raw_;    // the key or name string being read
     std::string name_;

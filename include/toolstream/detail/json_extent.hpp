@@ -1,6 +1,9 @@
-// Where a JSON object or array that arrives in pieces ends: its brackets balance outside strings.
+// Where a JSON value that arrives in pieces ends: the one extent scanner of the library's JSON
+// readers (a container's brackets balance outside strings, a string's quote closes, a scalar's
+// delimiter follows).
 #pragma once
 
+#include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/json_string_skip.hpp>
 
 #include <algorithm>
@@ -57,18 +60,31 @@ private:
     char first_ = '\0';
 };
 
-/// The extent of one JSON container read in pieces, starting at its opening bracket. It does not
-/// validate (a parser does that where it matters); it only finds the closing bracket, string
-/// aware (escaped quotes included), in one pass whatever the chunking. Inside a string it jumps
-/// to the next `"` or `\` (string_skip), so long strings (a file's content) cost no step per byte.
+/// The extent of one JSON value read in pieces, from its first byte: a container ends at the
+/// bracket that balances its opening one, a string at its closing quote, a scalar (a number,
+/// `true`, `null`…) before the first `,` `}` `]` or blank after it (left unread). It does not
+/// validate (a parser does that where it matters); it only finds the end, string aware (escaped
+/// quotes included), in one pass whatever the chunking. Inside a string it jumps to the next `"`
+/// or `\` (string_skip), so long strings (a file's content) cost no step per byte. Every reader
+/// of model-written JSON finds a value's end here: the call tracker's arguments, a JSON call
+/// block, a sentinel header, the structured policy's values and strings.
 class json_extent {
 public:
+    /// A value whose first byte comes next.
     void reset() noexcept { *this = json_extent{}; }
 
+    /// A string whose opening quote was read: the value ends at its closing quote.
+    void reset_inside_string() noexcept
+    {
+        reset();
+        in_string_ = true;
+    }
+
     /// Reads `w`, the next bytes of the value; returns how many belong to it: all of `w`, unless
-    /// the value closes in it (then up to and including its closing bracket) or `stop` stands in
-    /// it outside a string (then up to it: stopped() when it is whole; else its prefix ends `w`
-    /// and is left unread, to be read again with the bytes after it).
+    /// the value ends in it (then up to and including its closing bracket or quote, or up to the
+    /// byte after a scalar) or `stop` stands in it outside a string (then up to it: stopped()
+    /// when it is whole; else its prefix ends `w` and is left unread, to be read again with the
+    /// bytes after it).
     std::size_t scan(std::string_view w, const json_stop& stop = {}) noexcept
     {
         string_skip skip(w, w.size());
@@ -81,10 +97,13 @@ public:
                 i = skip.next(i);
                 if (i == w.size())
                     return w.size();
-                if (w[i] == '\\')
+                if (w[i] == '\\') {
                     escape_ = true;
-                else
-                    in_string_ = false;
+                    continue;
+                }
+                in_string_ = false;
+                if (depth_ == 0)
+                    return close(i + 1);
                 continue;
             }
             const char c = w[i];
@@ -94,28 +113,40 @@ public:
                     return i;
                 }
             }
-            if (c == '"') {
+            if (scalar_) {
+                if (c == ',' || c == '}' || c == ']' || is_blank(c))
+                    return close(i);
+            } else if (c == '"') {
                 in_string_ = true;
             } else if (c == '{' || c == '[') {
                 ++depth_;
-            } else if ((c == '}' || c == ']') && depth_ > 0 && --depth_ == 0) {
-                closed_ = true;
-                return i + 1;
+            } else if (c == '}' || c == ']') {
+                if (depth_ > 0 && --depth_ == 0)
+                    return close(i + 1);
+            } else if (depth_ == 0) {
+                scalar_ = true;
             }
         }
         return w.size();
     }
 
-    /// The value's closing bracket was read.
+    /// The value's end was read.
     bool closed() const noexcept { return closed_; }
 
     /// The scan stopped at its stop, whole outside a string: the value will not close.
     bool stopped() const noexcept { return stopped_; }
 
 private:
+    std::size_t close(std::size_t read) noexcept
+    {
+        closed_ = true;
+        return read;
+    }
+
     std::size_t depth_ = 0;
     bool in_string_ = false;
     bool escape_ = false;
+    bool scalar_ = false;
     bool closed_ = false;
     bool stopped_ = false;
 };

@@ -1,6 +1,5 @@
 // Skipping the inside of a JSON string: the search json_extent, json_call_tracker and the
-// converters' string readers use. The structured policy keeps its own loop: built on this search
-// it ran 32% more instructions at 1-byte feeds, where a search's setup is paid per byte.
+// converters' string readers use.
 #pragma once
 
 #include <cstddef>

@@ -2,6 +2,7 @@
 // Agent TARS's `{"content": string, "toolCall": {"name": string, "args": object}}` by default.
 #pragma once
 
+#include <toolstream/detail/json_extent.hpp>
 #include <toolstream/detail/json_string_decoder.hpp>
 #include <toolstream/parse/parser_policy.hpp>
 #include <toolstream/parse/segment_emitter.hpp>
@@ -86,11 +87,8 @@ private:
     bool arguments_done_ = false;
     std::optional<segment_ref> call_;
     bool call_ended_ = false;
-    // A skipped value or the arguments: nesting depth, and string state, outside the structure.
-    std::size_t depth_ = 0;
-    bool in_string_ = false;
-    bool escaped_ = false;
-    bool scalar_ = false;
+    // Where the key, string or value being read ends.
+    detail::json_extent extent_;
 };
 
 static_assert(parser_policy<structured>);

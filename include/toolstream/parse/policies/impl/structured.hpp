@@ -2,7 +2,6 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
-#include <toolstream/detail/json_call_tracker.hpp>
 #include <toolstream/parse/policies/structured.hpp>
 
 namespace toolstream {
@@ -28,30 +27,21 @@ void structured::on_content(std::string_view s, Emitter& w)
             if (structural(s[i], w))
                 ++i;
             break;
-        case reading::key: {
-            const char c = s[i++];
-            if (escaped_)
-                escaped_ = false;
-            else if (c == '\\')
-                escaped_ = true;
-            else if (c == '"') {
-                reading_ = reading::nothing;
-                expect_ = expect::colon;
-                break;
-            }
-            key_ += c;   // compared raw: the schema's keys need no escapes
-            break;
-        }
+        case reading::key:
         case reading::content:
         case reading::name: {
-            std::size_t end = i;
-            for (; end < s.size(); ++end) {
-                if (escaped_)
-                    escaped_ = false;
-                else if (s[end] == '\\')
-                    escaped_ = true;
-                else if (s[end] == '"')
-                    break;
+            // The string runs to its closing quote (extent_ began inside it), or past this feed.
+            const std::size_t n = extent_.scan(s.substr(i));
+            const bool closed = extent_.closed();
+            const std::size_t end = closed ? i + n - 1 : s.size();
+            if (reading_ == reading::key) {
+                key_ += s.substr(i, end - i);   // compared raw: the schema's keys need no escapes
+                i = closed ? end + 1 : end;
+                if (closed) {
+                    reading_ = reading::nothing;
+                    expect_ = expect::colon;
+                }
+                break;
             }
             decoder_.append(s.substr(i, end - i), reading_ == reading::content ? decoded_ : name_);
             if (reading_ == reading::content && !decoded_.empty()) {
@@ -60,7 +50,7 @@ void structured::on_content(std::string_view s, Emitter& w)
                 decoded_.clear();
             }
             i = end;
-            if (end == s.size())
+            if (!closed)
                 break;
             ++i;   // the closing quote
             if (reading_ == reading::name)
@@ -84,36 +74,11 @@ void structured::on_content(std::string_view s, Emitter& w)
 template<emitter Emitter>
 std::size_t structured::value_bytes(std::string_view s, std::size_t i, Emitter& w)
 {
-    std::size_t j = i;
-    bool done = false;
-    for (; j < s.size() && !done; ++j) {
-        const char c = s[j];
-        if (in_string_) {
-            if (escaped_)
-                escaped_ = false;
-            else if (c == '\\')
-                escaped_ = true;
-            else if (c == '"') {
-                in_string_ = false;
-                done = depth_ == 0;
-            }
-        } else if (scalar_) {
-            if (c == ',' || c == '}' || c == ']' || detail::is_blank(c)) {
-                done = true;
-                --j;   // the delimiter is structure: read again below
-            }
-        } else if (c == '"') {
-            in_string_ = true;
-        } else if (c == '{' || c == '[') {
-            ++depth_;
-        } else if (c == '}' || c == ']') {
-            done = --depth_ == 0;
-        }
-    }
+    const std::size_t n = extent_.scan(s.substr(i));
     const bool arguments = reading_ == reading::arguments;
-    if (arguments && j > i)
-        w.arguments(*call_, s.substr(i, j - i));
-    if (done) {
+    if (arguments && n > 0)
+        w.arguments(*call_, s.substr(i, n));
+    if (extent_.closed()) {
         reading_ = reading::nothing;
         expect_ = expect::comma_or_end;
         if (arguments) {
@@ -121,7 +86,7 @@ std::size_t structured::value_bytes(std::string_view s, std::size_t i, Emitter& 
             call_ready(w);
         }
     }
-    return j;
+    return i + n;
 }
 
 template<emitter Emitter>
@@ -146,6 +111,7 @@ bool structured::structural(char c, Emitter& w)
         if (c == '"') {
             key_.clear();
             reading_ = reading::key;
+            extent_.reset_inside_string();
             return true;
         }
         break;
@@ -184,6 +150,7 @@ bool structured::begin_value(char c, Emitter& w)
     if (top && c == '"' && key_ == options_.content_key) {
         reading_ = reading::content;
         decoder_.reset();
+        extent_.reset_inside_string();
         return true;
     }
     if (top && c == '{' && key_ == options_.tool_call_key && !call_ && !name_done_) {
@@ -194,6 +161,7 @@ bool structured::begin_value(char c, Emitter& w)
     if (!top && c == '"' && key_ == options_.name_key && !name_done_) {
         reading_ = reading::name;
         decoder_.reset();
+        extent_.reset_inside_string();
         return true;
     }
     reading_ = reading::skipped;
@@ -204,10 +172,7 @@ bool structured::begin_value(char c, Emitter& w)
             metadata["tool_name"] = name_;
         call_ = w.start(segment_type::tool_call, std::move(metadata));
     }
-    depth_ = 0;
-    in_string_ = false;
-    escaped_ = false;
-    scalar_ = c != '{' && c != '[' && c != '"';
+    extent_.reset();
     return false;   // value_bytes() reads the value from this byte on, with what follows it
 }
 
