@@ -6,6 +6,7 @@
 
 #include "catch_compat.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -160,6 +161,24 @@ TEST_CASE("string_skip: each next quote or backslash, then the limit", "[core][j
     CHECK(skip.next(11) == text.size());
     string_skip bounded(text, 5);   // the limit hides the quote at 6
     CHECK(bounded.next(4) == 5);
+}
+
+TEST_CASE("string_skip: ranges long enough to be searched, and their last bytes", "[core][json_extent]")
+{
+    // 40 a, \", 20 b, ", 30 c, \\: searched from far, then stepped through near the limit.
+    const std::string text = std::string(40, 'a') + "\\\"" + std::string(20, 'b') + "\"" + std::string(30, 'c') + "\\\\";
+    string_skip skip(text, text.size());
+    CHECK(skip.next(0) == 40);
+    CHECK(skip.next(42) == 62);
+    CHECK(skip.next(63) == 93);
+    CHECK(skip.next(94) == 94);
+    CHECK(skip.next(95) == text.size());
+    for (std::size_t from = 0; from <= text.size(); ++from) {   // every start, one search each
+        INFO(from);
+        string_skip fresh(text, text.size());
+        const std::size_t expected = std::min(text.find_first_of("\"\\", from), text.size());
+        CHECK(fresh.next(from) == expected);
+    }
 }
 
 TEST_CASE("string_skip: the quote that closes a string, past its escapes", "[core][json_extent]")

@@ -28,13 +28,19 @@ constexpr std::uint64_t non_ascii_flags(std::uint64_t w) noexcept
     return w & word_highs;
 }
 
+/// The bytes that end a JSON string's plain run: `"` and `\\`.
+constexpr std::uint64_t quote_or_backslash_flags(std::uint64_t w) noexcept
+{
+    const auto zero_bytes = [](std::uint64_t v) noexcept { return (v - word_ones) & ~v & word_highs; };
+    return zero_bytes(w ^ (word_ones * '"')) | zero_bytes(w ^ (word_ones * '\\'));
+}
+
 /// The bytes JSON must escape in a string: a control character, `"` or `\\`.
 constexpr std::uint64_t json_escape_flags(std::uint64_t w) noexcept
 {
-    const auto has_zero = [](std::uint64_t v) noexcept { return (v - word_ones) & ~v & word_highs; };
     // A byte below 0x20 (its high bit clear and w - 0x20 borrowing), or equal to `"` or `\\`.
     const std::uint64_t control = (w - word_ones * 0x20) & ~w & word_highs;
-    return control | has_zero(w ^ (word_ones * '"')) | has_zero(w ^ (word_ones * '\\'));
+    return control | quote_or_backslash_flags(w);
 }
 
 /// The bytes a JSON string's text does not hold as they are: those JSON escapes, and those that

@@ -65,12 +65,12 @@ public:
             done_pending_ = false;
             return {event::done, from, from};
         }
+        if (in_arguments_)
+            return arguments_bytes(text, from, limit);   // an event returns as soon as they begin
         // Inside a string nobody captures, only `"` and `\` matter: jump to the next of either,
         // so a call's long string (a file's content) costs no step per byte.
         string_skip skip(text, limit);
         for (std::size_t i = from; i < limit; ++i) {
-            if (in_arguments_)
-                return arguments_bytes(text, i, limit);
             if (in_string_ && !escape_ && capture_ == capture::none) {
                 i = skip.next(i);
                 if (i == limit)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/byte_words.hpp>
 #include <toolstream/detail/json_string_skip.hpp>
 
 #include <algorithm>
@@ -87,6 +88,34 @@ public:
     /// bytes after it).
     std::size_t scan(std::string_view w, const json_stop& stop = {}) noexcept
     {
+        if (in_string_ && !escape_ && w.size() <= small_piece && no_quote_or_backslash(w))
+            return w.size();   // a small feed inside a string: no loop to set up
+        return scan_all(w, stop);
+    }
+
+    /// The value's end was read.
+    bool closed() const noexcept { return closed_; }
+
+    /// The scan stopped at its stop, whole outside a string: the value will not close.
+    bool stopped() const noexcept { return stopped_; }
+
+private:
+    static constexpr std::size_t small_piece = 16;
+
+    // `w` (at most small_piece bytes) holds no `"` and no `\\`: two overlapping words from 8
+    // bytes on (a word test has no false flag where no byte is flagged), else byte by byte.
+    static bool no_quote_or_backslash(std::string_view w) noexcept
+    {
+        if (w.size() >= 8)
+            return (quote_or_backslash_flags(load_word(w.data())) | quote_or_backslash_flags(load_word(w.data() + w.size() - 8))) == 0;
+        for (const char c : w)
+            if (c == '"' || c == '\\')
+                return false;
+        return true;
+    }
+
+    std::size_t scan_all(std::string_view w, const json_stop& stop) noexcept
+    {
         string_skip skip(w, w.size());
         for (std::size_t i = 0; i < w.size(); ++i) {
             if (in_string_) {
@@ -130,13 +159,6 @@ public:
         return w.size();
     }
 
-    /// The value's end was read.
-    bool closed() const noexcept { return closed_; }
-
-    /// The scan stopped at its stop, whole outside a string: the value will not close.
-    bool stopped() const noexcept { return stopped_; }
-
-private:
     std::size_t close(std::size_t read) noexcept
     {
         closed_ = true;
