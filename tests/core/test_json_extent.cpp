@@ -39,6 +39,15 @@ std::size_t extent_at(std::string_view input, std::size_t piece, bool inside_str
     return std::string_view::npos;
 }
 
+// Feeds `input` cut at `cut` into two pieces; returns where the value ended, or npos.
+std::size_t extent_in_two_pieces(std::string_view input, std::size_t cut)
+{
+    json_extent e;
+    const std::size_t first = e.scan(input.substr(0, cut));
+    const std::size_t total = e.closed() ? first : first + e.scan(input.substr(cut));
+    return e.closed() ? total : std::string_view::npos;
+}
+
 // Feeds `input` in pieces of `piece` bytes, the bytes a scan leaves unread kept for the next, as
 // a reader keeps them; returns where `stop` stopped the value, or npos.
 std::size_t stop_at(std::string_view input, const json_stop& stop, std::size_t piece)
@@ -93,14 +102,9 @@ TEST_CASE("json_extent: the closing bracket outside strings, at every chunking",
         INFO(piece);
         CHECK(extent_at(input, piece) == value.size());
     }
-    // Every split position of two pieces.
     for (std::size_t cut = 0; cut <= input.size(); ++cut) {
         INFO(cut);
-        json_extent e;
-        const std::size_t first = e.scan(std::string_view(input).substr(0, cut));
-        const std::size_t total = e.closed() ? first : first + e.scan(std::string_view(input).substr(cut));
-        CHECK(e.closed());
-        CHECK(total == value.size());
+        CHECK(extent_in_two_pieces(input, cut) == value.size());
     }
     CHECK(extent_at(R"(["]")", 1) == std::string_view::npos);   // still inside the string
     CHECK(extent_at(R"([[1],[2])", 3) == std::string_view::npos);
@@ -123,15 +127,10 @@ TEST_CASE("json_extent: a string ends at its closing quote, a scalar before its 
             }
         }
     }
-    // Every split position of two pieces.
     const std::string input = string_value + "]";
     for (std::size_t cut = 0; cut <= input.size(); ++cut) {
         INFO(cut);
-        json_extent e;
-        const std::size_t first = e.scan(std::string_view(input).substr(0, cut));
-        const std::size_t total = e.closed() ? first : first + e.scan(std::string_view(input).substr(cut));
-        CHECK(e.closed());
-        CHECK(total == string_value.size());
+        CHECK(extent_in_two_pieces(input, cut) == string_value.size());
     }
     CHECK(extent_at("12345", 2) == std::string_view::npos);   // a scalar the input does not end
     CHECK(extent_at(R"("ab\")", 1) == std::string_view::npos);   // the quote is escaped
