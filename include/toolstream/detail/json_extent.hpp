@@ -67,8 +67,8 @@ private:
 /// validate (a parser does that where it matters); it only finds the end, string aware (escaped
 /// quotes included), in one pass whatever the chunking. Inside a string it jumps to the next `"`
 /// or `\` (string_skip), so long strings (a file's content) cost no step per byte. Every reader
-/// of model-written JSON finds a value's end here: the call tracker's arguments, a JSON call
-/// block, a sentinel header, the structured policy's values and strings.
+/// of model-written JSON finds a value's end here: the call tracker's arguments, a format's JSON
+/// object arguments, a sentinel header, the structured policy's values and strings.
 class json_extent {
 public:
     /// A value whose first byte comes next.
