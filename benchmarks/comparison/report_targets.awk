@@ -72,4 +72,5 @@ END {
     print ""
     print "Raw results of this run: `benchmarks/results/` (Google Benchmark JSON, `peers.jsonl`, `alloc.jsonl`,"
     print "`compile_time.json`, callgrind profiles); not committed."
+    print ""
 }
