@@ -5,6 +5,7 @@
 // the upstream request at once and frees its --max-streams slot.
 #pragma once
 
+#include "../common/http_write.hpp"
 #include "chat_sinks.hpp"
 #include "client_requests.hpp"
 #include "exchange.hpp"
@@ -153,11 +154,12 @@ inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_
         x.keep_alive = false;   // HTTP/1.0: the body ends when the connection does
     x.decorate(head);
     head.chunked(x.version >= 11);
-    http::response_serializer<http::empty_body> serializer{head};
+    std::string head_bytes;
+    toolstream_programs::append_head(head_bytes, head);
     x.record.status = 200;
     x.record.wrote(0);
     x.arm_write();
-    if (auto [ec, n] = co_await http::async_write_header(x.client, serializer, use_nothrow); ec)
+    if (auto [ec, n] = co_await toolstream_programs::async_write_pieces(x.client, head_bytes); ec)
         co_return false;
 
     failure f = failure::none;
@@ -208,7 +210,7 @@ inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_
     x.answer_sent = true;   // every event is out: a client that hangs up now had its whole answer
     if (x.version >= 11) {
         x.arm_write();
-        auto [ec, n] = co_await asio::async_write(x.client, http::make_chunk_last(), use_nothrow);
+        auto [ec, n] = co_await toolstream_programs::async_write_pieces(x.client, toolstream_programs::last_chunk);
         co_return !ec && x.keep_alive && f == failure::none;
     }
     co_return false;

@@ -2,6 +2,7 @@
 // how to answer it (HTTP version, keep-alive, CORS), and the writes that count what they send.
 #pragma once
 
+#include "../common/http_write.hpp"
 #include "http_replies.hpp"
 #include "observe.hpp"
 #include "options.hpp"
@@ -94,7 +95,8 @@ inline asio::awaitable<bool> send_reply(exchange& x, string_response res)
     x.record.status = res.result_int();
     x.record.wrote(res.body().size());
     x.client.expires_after(x.opts().client_timeout);
-    auto [ec, n] = co_await http::async_write(x.client, res, use_nothrow);
+    const std::string bytes = toolstream_programs::serialized(res);
+    auto [ec, n] = co_await toolstream_programs::async_write_pieces(x.client, bytes);
     co_return !ec && res.keep_alive();
 }
 
@@ -124,10 +126,13 @@ inline asio::awaitable<bool> send_piece(exchange& x, std::string& out)
     x.record.wrote(out.size());
     x.arm_write();
     boost::system::error_code ec;
-    if (x.version >= 11)
-        std::tie(ec, std::ignore) = co_await asio::async_write(x.client, http::make_chunk(asio::buffer(out)), use_nothrow);
-    else
-        std::tie(ec, std::ignore) = co_await asio::async_write(x.client, asio::buffer(out), use_nothrow);
+    if (x.version >= 11) {
+        const toolstream_programs::chunk_size_line size(out.size());
+        std::tie(ec, std::ignore) =
+            co_await toolstream_programs::async_write_pieces(x.client, size.view(), out, toolstream_programs::chunk_end);
+    } else {
+        std::tie(ec, std::ignore) = co_await toolstream_programs::async_write_pieces(x.client, out);
+    }
     out.clear();
     co_return !ec;
 }

@@ -3,6 +3,7 @@
 // Each connection is a coroutine on its own strand, so no client waits for another.
 #pragma once
 
+#include "../common/http_write.hpp"
 #include "chat.hpp"
 #include "guard.hpp"
 
@@ -166,7 +167,7 @@ inline asio::awaitable<void> serve_connection(beast::tcp_stream client, shared_s
             // The client waits for this before it sends the body (RFC 9110); a body over
             // --max-body was refused from its Content-Length already.
             static constexpr std::string_view go_on = "HTTP/1.1 100 Continue\r\n\r\n";
-            std::tie(ec, std::ignore) = co_await asio::async_write(client, asio::buffer(go_on), use_nothrow);
+            std::tie(ec, std::ignore) = co_await toolstream_programs::async_write_pieces(client, go_on);
         }
         if (!ec && !parser.is_done())
             std::tie(ec, n) = co_await http::async_read(client, buffer, parser, use_nothrow);

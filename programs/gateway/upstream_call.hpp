@@ -4,6 +4,7 @@
 // that leaves can cancel it at any moment.
 #pragma once
 
+#include "../common/http_write.hpp"
 #include "failures.hpp"
 #include "options.hpp"
 
@@ -108,8 +109,9 @@ public:
             req.set(http::field::authorization, authorization);
         req.body() = std::move(body);
         req.prepare_payload();
+        const std::string request_bytes = toolstream_programs::serialized(req);
         arm();
-        std::tie(ec, std::ignore) = co_await http::async_write(stream_, req, use_nothrow);
+        std::tie(ec, std::ignore) = co_await toolstream_programs::async_write_pieces(stream_, request_bytes);
         if (ec)
             co_return fail(ec, failure::unreachable, "send");
         // Interim responses (100 Continue, 103 Early Hints) come before the answer: skipped

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "../common/http_guard.hpp"
+#include "../common/http_write.hpp"
 #include "feed_hub.hpp"
 #include "viewer_page.hpp"   // generated from viewer.html by viewer.cmake
 
@@ -94,7 +95,8 @@ inline asio::awaitable<void> reply(beast::tcp_stream& client, http::status statu
     res.body() = std::move(body);
     res.prepare_payload();
     client.expires_after(std::chrono::seconds(30));
-    co_await http::async_write(client, res, nothrow);
+    const std::string bytes = toolstream_programs::serialized(res);
+    co_await toolstream_programs::async_write_pieces(client, bytes);
 }
 
 enum class framing { sse, ndjson };
@@ -110,7 +112,7 @@ inline asio::awaitable<void> stream_events(beast::tcp_stream& client, feed_hub& 
         : "HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson; charset=utf-8\r\n"
           "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n";
     client.expires_never();
-    auto [hec, hn] = co_await asio::async_write(client.socket(), asio::buffer(head), nothrow);
+    auto [hec, hn] = co_await toolstream_programs::async_write_pieces(client, head);
     if (hec)
         co_return;
     auto executor = co_await asio::this_coro::executor;
@@ -139,7 +141,7 @@ inline asio::awaitable<void> stream_events(beast::tcp_stream& client, feed_hub& 
             else
                 continue;
         }
-        auto [ec, n] = co_await asio::async_write(client.socket(), asio::buffer(frame), nothrow);
+        auto [ec, n] = co_await toolstream_programs::async_write_pieces(client, frame);
         if (ec)
             break;
     }

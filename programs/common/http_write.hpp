@@ -1,0 +1,90 @@
+// Every write of the programs' HTTP servers and clients, as one kind of Asio operation: a message's
+// head is serialised into bytes here, and a write is at most three pieces of bytes. Beast's own
+// writers (http::async_write, the serializer, make_chunk) compile a set of composed operations for
+// each body and buffer type they are given, most of the programs' compile time.
+#pragma once
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include <array>
+#include <charconv>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace toolstream_programs {
+
+namespace http_write_detail {
+template<class Buffers>
+void append_buffers(std::string& out, const Buffers& buffers)
+{
+    for (auto it = boost::asio::buffer_sequence_begin(buffers); it != boost::asio::buffer_sequence_end(buffers); ++it) {
+        const boost::asio::const_buffer piece = *it;
+        out.append(static_cast<const char*>(piece.data()), piece.size());
+    }
+}
+} // namespace http_write_detail
+
+/// The start line and fields of a request, and the blank line that ends them, appended to `out`.
+template<class Fields>
+void append_head(std::string& out, const boost::beast::http::header<true, Fields>& head)
+{
+    typename Fields::writer fields{head, head.version(), head.method()};
+    http_write_detail::append_buffers(out, fields.get());
+}
+
+/// The status line and fields of a response, and the blank line that ends them, appended to `out`.
+template<class Fields>
+void append_head(std::string& out, const boost::beast::http::header<false, Fields>& head)
+{
+    typename Fields::writer fields{head, head.version(), head.result_int()};
+    http_write_detail::append_buffers(out, fields.get());
+}
+
+/// A message with its whole body, as the bytes to send (its Content-Length set by the caller,
+/// with prepare_payload() or by hand for a HEAD reply).
+template<bool isRequest, class Fields>
+std::string serialized(const boost::beast::http::message<isRequest, boost::beast::http::string_body, Fields>& message)
+{
+    std::string out;
+    append_head(out, message);
+    out += message.body();
+    return out;
+}
+
+/// The size line of an HTTP/1.1 chunk of `size` bytes (RFC 9112 7.1): hex digits and CRLF.
+struct chunk_size_line {
+    explicit chunk_size_line(std::size_t size)
+    {
+        const auto end = std::to_chars(digits.data(), digits.data() + digits.size() - 2, size, 16).ptr;
+        end[0] = '\r';
+        end[1] = '\n';
+        length = static_cast<std::size_t>(end + 2 - digits.data());
+    }
+    std::string_view view() const noexcept { return {digits.data(), length}; }
+
+    std::array<char, 2 * sizeof(std::size_t) + 2> digits{};
+    std::size_t length = 0;
+};
+
+inline constexpr std::string_view chunk_end = "\r\n";
+inline constexpr std::string_view last_chunk = "0\r\n\r\n";
+
+/// Writes `first`, `second` and `third`, in order, whole; completes with (error_code, bytes).
+/// The stream's own timeout applies (beast::tcp_stream's expiry). The pieces must outlive the
+/// write.
+template<class Stream>
+auto async_write_pieces(Stream& stream, std::string_view first, std::string_view second = {},
+                        std::string_view third = {})
+{
+    const std::array<boost::asio::const_buffer, 3> pieces{boost::asio::buffer(first), boost::asio::buffer(second),
+                                                          boost::asio::buffer(third)};
+    return boost::asio::async_write(stream, pieces, boost::asio::as_tuple(boost::asio::use_awaitable));
+}
+
+} // namespace toolstream_programs
