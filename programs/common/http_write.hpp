@@ -8,8 +8,8 @@
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/http/message.hpp>
-#include <boost/beast/http/string_body.hpp>
 
 #include <array>
 #include <charconv>
@@ -19,42 +19,22 @@
 
 namespace toolstream_programs {
 
-namespace http_write_detail {
-template<class Buffers>
-void append_buffers(std::string& out, const Buffers& buffers)
-{
-    for (auto it = boost::asio::buffer_sequence_begin(buffers); it != boost::asio::buffer_sequence_end(buffers); ++it) {
-        const boost::asio::const_buffer piece = *it;
-        out.append(static_cast<const char*>(piece.data()), piece.size());
-    }
-}
-} // namespace http_write_detail
-
-/// The start line and fields of a request, and the blank line that ends them, appended to `out`.
+/// The start line and fields of a request, and the blank line that ends them. A message's body,
+/// when it has one, is written as the next piece (its Content-Length set by the caller, with
+/// prepare_payload() or by hand for a HEAD reply), never copied after its head.
 template<class Fields>
-void append_head(std::string& out, const boost::beast::http::header<true, Fields>& head)
+std::string head_bytes(const boost::beast::http::header<true, Fields>& head)
 {
     typename Fields::writer fields{head, head.version(), head.method()};
-    http_write_detail::append_buffers(out, fields.get());
+    return boost::beast::buffers_to_string(fields.get());
 }
 
-/// The status line and fields of a response, and the blank line that ends them, appended to `out`.
+/// The status line and fields of a response, and the blank line that ends them (as above).
 template<class Fields>
-void append_head(std::string& out, const boost::beast::http::header<false, Fields>& head)
+std::string head_bytes(const boost::beast::http::header<false, Fields>& head)
 {
     typename Fields::writer fields{head, head.version(), head.result_int()};
-    http_write_detail::append_buffers(out, fields.get());
-}
-
-/// A message with its whole body, as the bytes to send (its Content-Length set by the caller,
-/// with prepare_payload() or by hand for a HEAD reply).
-template<bool isRequest, class Fields>
-std::string serialized(const boost::beast::http::message<isRequest, boost::beast::http::string_body, Fields>& message)
-{
-    std::string out;
-    append_head(out, message);
-    out += message.body();
-    return out;
+    return boost::beast::buffers_to_string(fields.get());
 }
 
 /// The size line of an HTTP/1.1 chunk of `size` bytes (RFC 9112 7.1): hex digits and CRLF.

@@ -154,12 +154,11 @@ inline asio::awaitable<bool> stream_answer(exchange& x, upstream_call& up, body_
         x.keep_alive = false;   // HTTP/1.0: the body ends when the connection does
     x.decorate(head);
     head.chunked(x.version >= 11);
-    std::string head_bytes;
-    toolstream_programs::append_head(head_bytes, head);
+    const std::string head_text = toolstream_programs::head_bytes(head);
     x.record.status = 200;
     x.record.wrote(0);
     x.arm_write();
-    if (auto [ec, n] = co_await toolstream_programs::async_write_pieces(x.client, head_bytes); ec)
+    if (auto [ec, n] = co_await toolstream_programs::async_write_pieces(x.client, head_text); ec)
         co_return false;
 
     failure f = failure::none;

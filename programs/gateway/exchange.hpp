@@ -95,8 +95,8 @@ inline asio::awaitable<bool> send_reply(exchange& x, string_response res)
     x.record.status = res.result_int();
     x.record.wrote(res.body().size());
     x.client.expires_after(x.opts().client_timeout);
-    const std::string bytes = toolstream_programs::serialized(res);
-    auto [ec, n] = co_await toolstream_programs::async_write_pieces(x.client, bytes);
+    const std::string head = toolstream_programs::head_bytes(res);
+    auto [ec, n] = co_await toolstream_programs::async_write_pieces(x.client, head, res.body());
     co_return !ec && res.keep_alive();
 }
 

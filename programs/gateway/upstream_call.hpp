@@ -109,9 +109,9 @@ public:
             req.set(http::field::authorization, authorization);
         req.body() = std::move(body);
         req.prepare_payload();
-        const std::string request_bytes = toolstream_programs::serialized(req);
+        const std::string head = toolstream_programs::head_bytes(req);
         arm();
-        std::tie(ec, std::ignore) = co_await toolstream_programs::async_write_pieces(stream_, request_bytes);
+        std::tie(ec, std::ignore) = co_await toolstream_programs::async_write_pieces(stream_, head, req.body());
         if (ec)
             co_return fail(ec, failure::unreachable, "send");
         // Interim responses (100 Continue, 103 Early Hints) come before the answer: skipped

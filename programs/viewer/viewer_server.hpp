@@ -95,8 +95,8 @@ inline asio::awaitable<void> reply(beast::tcp_stream& client, http::status statu
     res.body() = std::move(body);
     res.prepare_payload();
     client.expires_after(std::chrono::seconds(30));
-    const std::string bytes = toolstream_programs::serialized(res);
-    co_await toolstream_programs::async_write_pieces(client, bytes);
+    const std::string head = toolstream_programs::head_bytes(res);
+    co_await toolstream_programs::async_write_pieces(client, head, res.body());
 }
 
 enum class framing { sse, ndjson };
