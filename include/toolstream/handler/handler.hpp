@@ -6,6 +6,7 @@
 #include <toolstream/handler/detail/native_call_assembler.hpp>
 #include <toolstream/handler/invocation_adapter.hpp>
 #include <toolstream/limits.hpp>
+#include <toolstream/parse/event_target.hpp>
 #include <toolstream/parse/parser_policy.hpp>
 #include <toolstream/parse/segment_emitter.hpp>
 #include <toolstream/sinks.hpp>
@@ -14,6 +15,7 @@
 
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -99,12 +101,19 @@ public:
     }
 
 private:
+    struct dispatcher;
+
+    // A sink that erases its events' types (the run-time path's) gets an emitter that erases
+    // its target's, so that its policies are compiled once, for it and for auto's trials alike.
+    using writer_type = std::conditional_t<erases_event_types<Sink>, segment_emitter<event_target>,
+                                           segment_emitter<dispatcher>>;
+
     // Receives every event from the writer: the user's sink, then the invocation an END made.
     struct dispatcher {
         Sink sink;
         std::vector<tool_invocation> invocations;
         invocation_adapter adapter;
-        segment_emitter<dispatcher>* writer;
+        writer_type* writer;
         bool keep_invocations;
 
         void operator()(const segment_event& e);
@@ -117,7 +126,7 @@ private:
     };
 
     dispatcher dispatch_;
-    segment_emitter<dispatcher> writer_;
+    writer_type writer_;
     detail::native_call_assembler native_;
     Policy policy_;
     bool finalized_ = false;

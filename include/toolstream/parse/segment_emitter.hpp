@@ -5,6 +5,7 @@
 
 #include <toolstream/detail/utf8.hpp>
 #include <toolstream/error.hpp>
+#include <toolstream/parse/event_target.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/tool_syntax.hpp>
 
@@ -18,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -72,7 +74,15 @@ class segment_emitter {
 
 public:
     explicit segment_emitter(Target& target, emitter_options options = {})
-        : target_(&target), options_(std::move(options))
+        : target_(hold(target)), options_(std::move(options))
+    {
+    }
+
+    /// A segment_emitter<event_target> writes to any target, through an event_target made here.
+    template<segment_event_sink Erased>
+        requires(std::same_as<Target, event_target> && !std::same_as<Erased, event_target>)
+    explicit segment_emitter(Erased& target, emitter_options options = {})
+        : target_(target), options_(std::move(options))
     {
     }
 
@@ -234,11 +244,31 @@ private:
         bool open = false;
     };
 
+    // An event_target is itself a reference, so it is held as it is; any other target by address.
+    static constexpr bool erased = std::is_same_v<Target, event_target>;
+    using target_holder = std::conditional_t<erased, event_target, Target*>;
+
+    static target_holder hold(Target& target) noexcept
+    {
+        if constexpr (erased)
+            return target;
+        else
+            return &target;
+    }
+
+    Target& target() noexcept
+    {
+        if constexpr (erased)
+            return target_;
+        else
+            return *target_;
+    }
+
     template<class Event>
     void deliver(const Event& e)
     {
         if constexpr (std::invocable<Target&, const Event&>)
-            (*target_)(e);
+            target()(e);
     }
 
     segment_event event_of(segment_event_type type, const open_segment& s) const
@@ -280,7 +310,7 @@ private:
 
     segment_ref open(segment_type type, boost::json::object metadata, std::string_view id);
 
-    Target* target_;
+    target_holder target_;
     emitter_options options_;
     std::vector<open_segment> slots_;
     std::vector<std::uint32_t> free_;
@@ -331,6 +361,7 @@ struct event_target_archetype {
 } // namespace detail
 
 static_assert(emitter<segment_emitter<detail::event_target_archetype>>);
+static_assert(emitter<segment_emitter<event_target>>);
 
 } // namespace toolstream
 

@@ -4,6 +4,7 @@
 #include <toolstream/concepts.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/handler/handler.hpp>
+#include <toolstream/parse/event_target.hpp>
 #include <toolstream/parse/parser_policy.hpp>
 #include <toolstream/parse/policies/api_tool_call.hpp>
 #include <toolstream/pipeline/pipeline_options.hpp>
@@ -41,6 +42,8 @@ struct choice_record {
 /// event the user's sink takes.
 template<class Sink>
 struct choice_sink {
+    static constexpr bool event_types_erased = erases_event_types<Sink>;
+
     Sink* user;
     choice_record* record;
 

@@ -61,7 +61,7 @@ void segment_emitter<Target>::emit_content(open_segment& s, std::string_view del
     }
     auto e = event_of(segment_event_type::SEGMENT_CONTENT, s);
     e.delta = delta;
-    (*target_)(e);
+    target()(e);
     if (from != std::string::npos)
         emit_fragment(s, from);
 }
@@ -308,7 +308,7 @@ void segment_emitter<Target>::end(segment_ref r, segment_status status, std::str
     e.status = status;
     e.error = error;
     ending_ = is_tool_segment(s.type) ? &s : nullptr;
-    (*target_)(e);
+    target()(e);
     ending_ = nullptr;
     s.open = false;
     // A large body is not kept alive by a free slot, nor, when bodies are not kept, the room a
@@ -355,7 +355,7 @@ segment_ref segment_emitter<Target>::open(segment_type type, boost::json::object
     s.open = true;
     auto e = event_of(segment_event_type::SEGMENT_START, s);
     e.metadata = &s.metadata;
-    (*target_)(e);
+    target()(e);
     return segment_ref{i};
 }
 

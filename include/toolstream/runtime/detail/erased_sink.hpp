@@ -50,6 +50,8 @@ inline constexpr sink_table sink_table_for{
 /// pointer).
 class erased_sink {
 public:
+    static constexpr bool event_types_erased = true;   // see erases_event_types
+
     template<event_sink Sink>
     explicit erased_sink(Sink& sink) noexcept : sink_(&sink), table_(&sink_table_for<Sink>)
     {

@@ -3,6 +3,7 @@
 // whether the format reads a call (or markup of its own) there.
 #pragma once
 
+#include <toolstream/parse/event_target.hpp>
 #include <toolstream/parse/segment_emitter.hpp>
 #include <toolstream/segment_event.hpp>
 
@@ -102,7 +103,7 @@ private:
 
     P policy_;
     trial_watch watch_;
-    segment_emitter<trial_watch> out_{watch_};
+    segment_emitter<event_target> out_{watch_};   // the run-time pipeline's emitter type: no code more
     bool ended_ = false;
     bool markup_closed_ = false;
 };

@@ -60,7 +60,7 @@ std::string_view auto_policy<Formats...>::format_in(std::string_view text)
 {
     auto_policy p;
     detail::trial_watch watch;
-    segment_emitter<detail::trial_watch> out(watch);   // the writer the trials use: no code more
+    segment_emitter<event_target> out(watch);   // the writer the trials use: no code more
     p.on_content(text, out);
     p.finalize(out);
     return watch.calls_done > 0 ? p.format() : std::string_view{};
