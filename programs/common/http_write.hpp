@@ -4,9 +4,9 @@
 // each body and buffer type they are given, most of the programs' compile time.
 #pragma once
 
-#include <boost/asio/as_tuple.hpp>
+#include "use_nothrow.hpp"
+
 #include <boost/asio/buffer.hpp>
-#include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
 #include <boost/beast/http/message.hpp>
@@ -64,7 +64,7 @@ auto async_write_pieces(Stream& stream, std::string_view first, std::string_view
 {
     const std::array<boost::asio::const_buffer, 3> pieces{boost::asio::buffer(first), boost::asio::buffer(second),
                                                           boost::asio::buffer(third)};
-    return boost::asio::async_write(stream, pieces, boost::asio::as_tuple(boost::asio::use_awaitable));
+    return boost::asio::async_write(stream, pieces, use_nothrow);
 }
 
 } // namespace toolstream_programs

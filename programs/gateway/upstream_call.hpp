@@ -5,6 +5,7 @@
 #pragma once
 
 #include "../common/http_write.hpp"
+#include "../common/use_nothrow.hpp"
 #include "failures.hpp"
 #include "options.hpp"
 
@@ -29,7 +30,7 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 
-inline constexpr auto use_nothrow = asio::as_tuple(asio::use_awaitable);
+using toolstream_programs::use_nothrow;
 
 /// Upstream bytes held by all chats, against --memory-budget.
 struct memory_account {

@@ -6,6 +6,7 @@
 
 #include "../common/http_guard.hpp"
 #include "../common/http_write.hpp"
+#include "../common/use_nothrow.hpp"
 #include "feed_hub.hpp"
 #include "viewer_page.hpp"   // generated from viewer.html by viewer.cmake
 
@@ -27,6 +28,7 @@ namespace toolstream_viewer {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
+using toolstream_programs::use_nothrow;
 
 struct server_options {
     std::string api_key;   // when set, GET /events and /feed need `Authorization: Bearer KEY` or `?key=KEY`
@@ -52,8 +54,6 @@ inline std::string page_html()
 }
 
 namespace detail {
-
-inline constexpr auto nothrow = asio::as_tuple(asio::use_awaitable);
 
 // The value of `name` in the query string of `target` (no percent-decoding: keys are tokens).
 inline std::string_view query_value(std::string_view target, std::string_view name)
@@ -135,7 +135,7 @@ inline asio::awaitable<void> stream_events(beast::tcp_stream& client, feed_hub& 
         }
         if (lines.empty()) {
             wake->expires_after(o.ping_every);
-            auto [ec] = co_await wake->async_wait(nothrow);
+            auto [ec] = co_await wake->async_wait(use_nothrow);
             if (ec != asio::error::operation_aborted)
                 frame = f == framing::sse ? ": ping\n\n" : "\n";   // nothing for a while: is the page there?
             else
@@ -154,7 +154,7 @@ inline asio::awaitable<void> serve_viewer_connection(beast::tcp_stream client, f
     http::request_parser<http::empty_body> parser;
     parser.header_limit(16 * 1024);
     client.expires_after(std::chrono::seconds(30));
-    auto [ec, n] = co_await http::async_read(client, buffer, parser, nothrow);
+    auto [ec, n] = co_await http::async_read(client, buffer, parser, use_nothrow);
     if (ec)
         co_return;
     const auto& req = parser.get();
@@ -184,12 +184,12 @@ inline asio::awaitable<void> serve_viewer_connection(beast::tcp_stream client, f
 inline asio::awaitable<void> accept_viewers(asio::ip::tcp::acceptor& acceptor, feed_hub& hub, const server_options& o)
 {
     for (;;) {
-        auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(acceptor.get_executor()), detail::nothrow);
+        auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(acceptor.get_executor()), use_nothrow);
         if (ec == asio::error::operation_aborted || !acceptor.is_open())
             co_return;
         if (ec) {   // out of descriptors, say: wait a little rather than spin
             asio::steady_timer pause(acceptor.get_executor(), std::chrono::milliseconds(50));
-            co_await pause.async_wait(detail::nothrow);
+            co_await pause.async_wait(use_nothrow);
             continue;
         }
         auto executor = socket.get_executor();
