@@ -19,6 +19,8 @@ struct event_target_table {
     void (*markup)(void*, const consumed_markup&);
 };
 
+/// The entry of a table like event_target_table for `Target` and `Event`: a call of the target
+/// through a `void*`, or null when the target does not take that kind.
 template<class Target, class Event>
 constexpr auto deliver_event() -> void (*)(void*, const Event&)
 {
@@ -26,6 +28,14 @@ constexpr auto deliver_event() -> void (*)(void*, const Event&)
         return [](void* target, const Event& e) { (*static_cast<Target*>(target))(e); };
     else
         return nullptr;
+}
+
+/// Calls a table's entry, unless it is null.
+template<class Event>
+void deliver_if_taken(void (*to)(void*, const Event&), void* target, const Event& e)
+{
+    if (to != nullptr)
+        to(target, e);
 }
 
 template<class Target>
@@ -49,18 +59,11 @@ public:
     {
     }
 
-    void operator()(const segment_event& e) const { deliver(table_->segment, e); }
-    void operator()(const argument_fragment& f) const { deliver(table_->fragment, f); }
-    void operator()(const consumed_markup& m) const { deliver(table_->markup, m); }
+    void operator()(const segment_event& e) const { detail::deliver_if_taken(table_->segment, target_, e); }
+    void operator()(const argument_fragment& f) const { detail::deliver_if_taken(table_->fragment, target_, f); }
+    void operator()(const consumed_markup& m) const { detail::deliver_if_taken(table_->markup, target_, m); }
 
 private:
-    template<class Event>
-    void deliver(void (*to)(void*, const Event&), const Event& e) const
-    {
-        if (to != nullptr)
-            to(target_, e);
-    }
-
     void* target_;
     const detail::event_target_table* table_;
 };

@@ -5,11 +5,10 @@
 #pragma once
 
 #include <toolstream/concepts.hpp>
+#include <toolstream/parse/event_target.hpp>
 #include <toolstream/response_events.hpp>
 #include <toolstream/segment_event.hpp>
 #include <toolstream/tool_invocation.hpp>
-
-#include <concepts>
 
 namespace toolstream::detail {
 
@@ -25,20 +24,12 @@ struct sink_table {
     void (*failed)(void*, const provider_failed&);
 };
 
-template<class Sink, class Event>
-constexpr auto deliver_to() -> void (*)(void*, const Event&)
-{
-    if constexpr (std::invocable<Sink&, const Event&>)
-        return [](void* sink, const Event& e) { (*static_cast<Sink*>(sink))(e); };
-    else
-        return nullptr;
-}
-
 template<class Sink>
 inline constexpr sink_table sink_table_for{
-    deliver_to<Sink, segment_event>(),    deliver_to<Sink, tool_invocation>(), deliver_to<Sink, argument_fragment>(),
-    deliver_to<Sink, consumed_markup>(),  deliver_to<Sink, response_started>(), deliver_to<Sink, choice_finished>(),
-    deliver_to<Sink, usage_reported>(),   deliver_to<Sink, provider_failed>(),
+    deliver_event<Sink, segment_event>(),   deliver_event<Sink, tool_invocation>(),
+    deliver_event<Sink, argument_fragment>(), deliver_event<Sink, consumed_markup>(),
+    deliver_event<Sink, response_started>(), deliver_event<Sink, choice_finished>(),
+    deliver_event<Sink, usage_reported>(),  deliver_event<Sink, provider_failed>(),
 };
 
 /// A reference to a sink of any type; the sink must outlive it. It takes every kind of event and
@@ -58,22 +49,16 @@ public:
         static_assert(sink_signatures_checked<Sink>());
     }
 
-    void operator()(const segment_event& e) const { deliver(table_->segment, e); }
-    void operator()(const tool_invocation& inv) const { deliver(table_->invocation, inv); }
-    void operator()(const argument_fragment& f) const { deliver(table_->fragment, f); }
-    void operator()(const consumed_markup& m) const { deliver(table_->markup, m); }
-    void operator()(const response_started& r) const { deliver(table_->started, r); }
-    void operator()(const choice_finished& c) const { deliver(table_->finished, c); }
-    void operator()(const usage_reported& u) const { deliver(table_->usage, u); }
-    void operator()(const provider_failed& p) const { deliver(table_->failed, p); }
+    void operator()(const segment_event& e) const { deliver_if_taken(table_->segment, sink_, e); }
+    void operator()(const tool_invocation& inv) const { deliver_if_taken(table_->invocation, sink_, inv); }
+    void operator()(const argument_fragment& f) const { deliver_if_taken(table_->fragment, sink_, f); }
+    void operator()(const consumed_markup& m) const { deliver_if_taken(table_->markup, sink_, m); }
+    void operator()(const response_started& r) const { deliver_if_taken(table_->started, sink_, r); }
+    void operator()(const choice_finished& c) const { deliver_if_taken(table_->finished, sink_, c); }
+    void operator()(const usage_reported& u) const { deliver_if_taken(table_->usage, sink_, u); }
+    void operator()(const provider_failed& p) const { deliver_if_taken(table_->failed, sink_, p); }
 
 private:
-    template<class Event>
-    void deliver(void (*to)(void*, const Event&), const Event& e) const
-    {
-        if (to != nullptr)
-            to(sink_, e);
-    }
 
     void* sink_;
     const sink_table* table_;
