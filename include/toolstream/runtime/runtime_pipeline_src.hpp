@@ -28,6 +28,11 @@ std::string_view format_of_calls_in(std::string_view text)
 
 namespace detail {
 
+// Every pipeline's handler sees the erased sink through choice_sink, which must say so: the
+// handlers then write through segment_emitter<event_target>, as auto's trials do, and each policy
+// is compiled once here rather than once per emitter type.
+static_assert(erases_event_types<choice_sink<erased_sink>>);
+
 template<class List>
 struct erased_pipelines_of;
 template<class... P>

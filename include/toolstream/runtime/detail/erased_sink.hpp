@@ -59,7 +59,6 @@ public:
     void operator()(const provider_failed& p) const { deliver_if_taken(table_->failed, sink_, p); }
 
 private:
-
     void* sink_;
     const sink_table* table_;
 };
