@@ -3,6 +3,10 @@
 
 #include "catch_compat.hpp"
 
+#include <cstddef>
+#include <string>
+#include <utility>
+
 namespace test_handler {
 
 using namespace toolstream;
@@ -106,6 +110,59 @@ TEST_CASE("reset starts a fresh stream with fresh ids", "[handler]")
     REQUIRE(h.invocations().size() == 1);
     CHECK(h.invocations()[0].id == "seg_1");
     CHECK(h.invocations()[0].is_complete());
+}
+
+// A chunk passed by rvalue lets the handler take a large file call's text instead of copying it
+// (so a whole call in one event is not held twice). Nothing else may change: the events and the
+// invocation are those of the same chunk passed by reference.
+TEST_CASE("a chunk passed by rvalue gives up a large file call's text, and changes nothing else", "[handler]")
+{
+    const auto chunk_of = [](std::size_t body_bytes) {
+        std::string body;
+        for (std::size_t i = 0; body.size() < body_bytes; ++i)
+            body += "line " + std::to_string(i) + " \"quoted\"\n";
+        chunk_response chunk;
+        auto& d = chunk.tool_calls.emplace_back();
+        d.index = 0;
+        d.call_id = "call_1";
+        d.name = "write_file";
+        d.arguments_delta = R"({"path":"a.txt","content":")";
+        for (const char c : body) {
+            if (c == '"' || c == '\\')
+                d.arguments_delta += '\\';
+            d.arguments_delta += c == '\n' ? std::string("\\n") : std::string(1, c);
+        }
+        d.arguments_delta += "\"}";
+        d.is_complete = true;
+        return std::pair{chunk, body};
+    };
+    for (const bool keep_bodies : {true, false}) {
+        for (const std::size_t body_bytes : {std::size_t{100}, std::size_t{300} << 10}) {
+            INFO("body of " << body_bytes << " bytes, bodies " << (keep_bodies ? "kept" : "streamed"));
+            auto [chunk, body] = chunk_of(body_bytes);
+            const std::string text = chunk.tool_calls[0].arguments_delta;
+            handler_options options;
+            options.keep_file_bodies = keep_bodies;
+            handler<api_tool_call> by_reference(recording_sink{}, options);
+            handler<api_tool_call> by_rvalue(recording_sink{}, options);
+            REQUIRE(!by_reference.feed(chunk));
+            REQUIRE(!by_rvalue.feed(std::move(chunk)));
+            REQUIRE(!by_reference.finalize());
+            REQUIRE(!by_rvalue.finalize());
+            CHECK(by_rvalue.events() == by_reference.events());
+            REQUIRE(by_rvalue.invocations().size() == 1);
+            CHECK(by_rvalue.invocations() == by_reference.invocations());
+            const tool_invocation& call = by_rvalue.invocations()[0];
+            CHECK(call.is_complete());
+            if (keep_bodies) {
+                CHECK(call.arguments.at("content").as_string() == body);
+                CHECK(call.arguments_raw == text);
+            }
+            // Taken only when large and kept (a streamed body's text is not the writer's to keep).
+            const bool taken = keep_bodies && text.size() >= detail::large_buffer;
+            CHECK(chunk.tool_calls[0].arguments_delta == (taken ? std::string() : text));
+        }
+    }
 }
 
 } // namespace test_handler

@@ -229,4 +229,28 @@ TEST_CASE("ndjson: memory running out is error::out_of_memory; decoding resumes 
     CHECK(seen == std::vector<std::string>{"one", "two", "three"});
 }
 
+// As for SSE (test_sse.cpp): a reader may free the buffer of a large line it has read.
+TEST_CASE("ndjson: a large line's buffer can be released by its reader; later lines decode", "[ndjson]")
+{
+    const std::string large(std::size_t{200} << 10, 'x');
+    const std::string in = large + "\n{\"a\":1}\n" + large + "y";
+    for (const std::size_t write : {std::size_t{1} << 12, std::size_t{1} << 16}) {
+        INFO("writes of " << write << " bytes");
+        ndjson_decoder dec;
+        std::vector<std::string> seen;
+        std::size_t released = 0;
+        const auto visit = [&](const toolstream::wire_event& ev) {
+            seen.emplace_back(ev.data);
+            ev.release();
+            if (ev.buffer != nullptr && ev.buffer->capacity() < toolstream::detail::large_buffer)
+                ++released;
+        };
+        for (std::size_t at = 0; at < in.size(); at += write)
+            REQUIRE(!dec.write(std::string_view(in).substr(at, write), visit));
+        REQUIRE(!dec.finish(visit));
+        CHECK(seen == std::vector<std::string>{large, "{\"a\":1}", large + "y"});
+        CHECK(released == 2);   // both large lines; the short one was a view
+    }
+}
+
 } // namespace test_ndjson

@@ -273,4 +273,46 @@ TEST_CASE("sse: reset() starts a fresh stream", "[sse]")
     REQUIRE(r.events == std::vector<event>{{"", "a"}, {"", "[1]"}});
 }
 
+// A converter that has read a large event frees its buffer (wire_event::release) before it builds
+// the call the event carries. The decoder must not notice: later events, large and small, decode
+// as before, in any writes.
+TEST_CASE("sse: a large event's buffer can be released by its reader; small ones and views are kept", "[sse]")
+{
+    const std::string large(std::size_t{200} << 10, 'x');
+    const std::string medium(std::size_t{5} << 10, 'm');
+    const std::string in = "data: " + large + "\n\ndata: " + medium + "\n\ndata: small\n\nevent: e\ndata: " + large
+                           + "y\n\n";
+    for (const std::size_t write : {std::size_t{1} << 12, std::size_t{1} << 16, in.size()}) {
+        INFO("writes of " << write << " bytes");
+        sse_decoder dec;
+        std::vector<std::string> seen;
+        std::vector<std::size_t> left;   // the buffer's capacity after release(), or npos for none
+        const auto visit = [&](const toolstream::wire_event& ev) {
+            seen.emplace_back(ev.data);
+            if (ev.buffer != nullptr) {
+                CHECK(ev.data.data() >= ev.buffer->data());
+                CHECK(ev.data.data() + ev.data.size() <= ev.buffer->data() + ev.buffer->size());
+            }
+            ev.release();
+            left.push_back(ev.buffer != nullptr ? ev.buffer->capacity() : std::string_view::npos);
+        };
+        for (std::size_t at = 0; at < in.size(); at += write)
+            REQUIRE(!dec.write(std::string_view(in).substr(at, write), visit));
+        REQUIRE(!dec.finish(visit));
+        REQUIRE(seen == std::vector<std::string>{large, medium, "small", large + "y"});
+        REQUIRE(left.size() == 4);
+        if (write == in.size()) {   // each event a view into the written bytes: no buffer
+            CHECK(left == std::vector<std::size_t>(4, std::string_view::npos));
+            continue;
+        }
+        CHECK(left[0] < toolstream::detail::large_buffer);   // freed
+        CHECK(left[3] < toolstream::detail::large_buffer);
+        if (write == std::size_t{1} << 12) {
+            // Gathered across writes, but below the release size: kept for the next event.
+            CHECK(left[1] != std::string_view::npos);
+            CHECK(left[1] >= medium.size());
+        }
+    }
+}
+
 } // namespace test_sse

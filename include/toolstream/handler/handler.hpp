@@ -78,6 +78,10 @@ public:
     /// exceptions pass through).
     error_code feed(const chunk_response& chunk);
 
+    /// As feed(chunk), but a whole call's argument text may be taken from `chunk` rather than
+    /// copied (a large file call that starts in it), so that a call is not held twice.
+    error_code feed(chunk_response&& chunk);
+
     /// Consumes model text, as a chunk with only `content` would.
     error_code feed(std::string_view content);
 
@@ -102,6 +106,9 @@ public:
 
 private:
     struct dispatcher;
+
+    // `owned`: the same chunk, when its strings may be taken.
+    error_code feed_chunk(const chunk_response& chunk, chunk_response* owned);
 
     // A sink that erases its events' types (the run-time path's) gets an emitter that erases
     // its target's, so that its policies are compiled once, for it and for auto's trials alike.

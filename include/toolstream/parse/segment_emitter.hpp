@@ -130,6 +130,10 @@ public:
     /// Appends JSON text to a tool segment's arguments (see the class comment).
     void arguments(segment_ref r, std::string_view json);
 
+    /// As arguments(r, json), but a segment that has none yet and keeps its body takes the text
+    /// itself (`json` gets an empty string): a whole call's arguments are not copied.
+    void take_arguments(segment_ref r, std::string& json);
+
     /// Says where the inside of the body string (a file tool's `content` or `patch`) lies in the
     /// argument text given so far, from its first byte to its closing quote, for a policy whose
     /// decoder has read the text: END then decodes the body from there instead of parsing it with

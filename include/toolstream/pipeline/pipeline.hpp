@@ -177,7 +177,12 @@ private:
         void operator()(error_code ec) { self.record_error(ec, first); }
         void operator()(std::size_t index, const chunk_response& chunk)
         {
-            self.record_error(self.route(index, chunk), first, false);
+            self.record_error(self.route(index, chunk, nullptr), first, false);
+        }
+        // A chunk its converter lets go: the handler may take a whole call's text from it.
+        void operator()(std::size_t index, chunk_response&& chunk)
+        {
+            self.record_error(self.route(index, chunk, &chunk), first, false);
         }
     };
 
@@ -189,7 +194,8 @@ private:
             return false;
     }
     choice_state& state(std::size_t index);
-    error_code route(std::size_t index, const chunk_response& chunk);
+    // `owned`: the same chunk, when the handler may take its strings.
+    error_code route(std::size_t index, const chunk_response& chunk, chunk_response* owned);
     // Keeps `ec` as the feed's and the pipeline's first error. `of_stream`: a transport or
     // payload error, which breaks the stream and is delivered as provider_failed (a policy's
     // limit does not: the call or tag it concerns says so).

@@ -3,6 +3,7 @@
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/growth.hpp>
 #include <toolstream/error.hpp>
 #include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/providers/detail/event_sax.hpp>
@@ -106,9 +107,10 @@ private:
         if (detail::all_blank(ev.data))
             return {};   // keep-alive
         auto& sax = sax_.handler();
-        sax.reset(identified_);
+        sax.reset(identified_, ev.data.size());
         switch (sax_.parse(ev.data)) {
         case detail::sax_outcome::done: {
+            ev.release();   // the fields hold their own copies
             const auto& r = sax.response();
             return convert_fields(r.response_id, r.model, r.usage, sax.candidates_begin(), sax.candidates_end(),
                                   sax.part_pool(), emit)
@@ -123,6 +125,7 @@ private:
         auto parsed = parser_.parse(ev.data);
         if (!parsed)
             return parsed.error();
+        ev.release();   // the tree holds its own copies
         const boost::json::value& root = **parsed;
         if (const auto* responses = root.if_array()) {
             for (const auto& r : *responses)
@@ -185,7 +188,7 @@ private:
             usage.reset();
             add_identity(response_id, model);
             if (!builder_.empty())
-                emit(choice, builder_.chunk());
+                emit(choice, std::move(builder_.chunk()));   // begin() renews what the handler takes
         }
         if (usage) {
             builder_.begin().usage = usage;
@@ -226,10 +229,12 @@ private:
             d.name.assign(call.name);
             d.call_id.assign(call.id);
             if (call.has_args) {
-                if (d.arguments_delta.empty())
+                if (d.arguments_delta.empty()) {
+                    detail::shrink_to_size(call.args);   // the event's bytes are freed by now
                     d.arguments_delta.swap(call.args);   // no copy of a whole call's arguments
-                else
+                } else {
                     d.arguments_delta.append(call.args);
+                }
                 d.is_complete = true;
                 return;
             }

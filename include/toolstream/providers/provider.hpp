@@ -20,7 +20,11 @@ struct provider_converter {
 };
 
 /// What the converter calls for each chunk it produces: `emit(choice_index, chunk)`.
-/// The chunk reference is valid only during the call.
+/// The chunk reference is valid only during the call. A converter that renews the chunk before
+/// its next one may pass it as an rvalue: a consumer may then take its strings (the pipeline's
+/// handler takes a whole call's argument text rather than copy it). The converter may likewise
+/// free the event's bytes once it has read them (`wire_event::release()`), so that a whole call in
+/// one event is not held as the event, the converter's chunk and the handler's call at once.
 template<class F>
 concept chunk_consumer = std::invocable<F&, std::size_t, const chunk_response&>;
 

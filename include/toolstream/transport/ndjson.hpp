@@ -49,7 +49,7 @@ private:
     void feed(std::string_view bytes, Visitor& visit, error_code& ec)
     {
         lines_.write(
-            bytes, [&](std::string_view line, bool) { deliver(line, visit); },
+            bytes, [&](std::string_view line, bool in_input) { deliver(line, in_input, visit); },
             [&] { detail::report_error(visit, ec, error::line_too_large); });
     }
 
@@ -57,17 +57,17 @@ private:
     template<class Visitor>
     void end_stream(Visitor& visit, error_code&)
     {
-        lines_.finish([&](std::string_view line, bool) { deliver(line, visit); });
+        lines_.finish([&](std::string_view line, bool in_input) { deliver(line, in_input, visit); });
     }
 
     // After a failed allocation decoding resumes after the next line end.
     void drop_input() noexcept { lines_.drop_line(); }
 
     template<class Visitor>
-    static void deliver(std::string_view line, Visitor& visit)
+    void deliver(std::string_view line, bool in_input, Visitor& visit)
     {
         if (!detail::all_blank(line))
-            visit(wire_event{{}, line});
+            visit(wire_event{{}, line, in_input ? nullptr : &lines_.line_buffer()});
     }
 };
 

@@ -111,7 +111,7 @@ private:
     void end_stream(Visitor& visit, error_code& ec)
     {
         if (mode_ == mode::raw) {
-            visit(wire_event{{}, data_});
+            visit(wire_event{{}, data_, &data_});
         } else if (opts_.flush_at_eof) {
             lines_.finish([&](std::string_view line, bool in_input) { on_line(line, in_input, visit, ec); });
             dispatch(visit);
@@ -238,7 +238,7 @@ private:
                 && detail::equals(detail::trim_blanks(from_first), "[DONE]"))
                 done_ = true;
             else if (!from_first.empty())
-                visit(wire_event{name_, data});
+                visit(wire_event{name_, data, borrowing_ ? nullptr : &data_});
         }
         clear_event();
     }

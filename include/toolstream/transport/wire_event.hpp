@@ -2,6 +2,9 @@
 // that produce them.
 #pragma once
 
+#include <toolstream/detail/growth.hpp>
+
+#include <string>
 #include <string_view>
 
 namespace toolstream {
@@ -15,6 +18,20 @@ enum class framing { sse, ndjson, text };
 struct wire_event {
     std::string_view name;
     std::string_view data;
+    /// The decoder's buffer that holds `data` (an event gathered across writes), or null when
+    /// `data` points into the bytes the caller wrote.
+    std::string* buffer = nullptr;
+
+    /// For a converter that has taken from `data` all it needs (copied out, or parsed into a
+    /// tree): frees the buffer holding a large event (a smaller one stays for the next event,
+    /// so a steady stream allocates nothing) before the converter builds what the event
+    /// becomes, so that the event and a whole call made from it are not held at once. `data` may
+    /// not be read after.
+    void release() const noexcept
+    {
+        if (buffer != nullptr && buffer->capacity() >= detail::large_buffer)
+            std::string().swap(*buffer);
+    }
 };
 
 } // namespace toolstream

@@ -31,8 +31,10 @@ public:
     {
     }
 
+    /// `takeable`: `d.arguments_delta` itself, when its owner lets it be taken (a chunk passed by
+    /// rvalue): a large file call's text that starts here then moves to the writer uncopied.
     template<emitter Emitter>
-    void on_tool_call(const tool_call_delta& d, Emitter& out);
+    void on_tool_call(const tool_call_delta& d, Emitter& out, std::string* takeable = nullptr);
 
     /// Ends every call still open as `incomplete`.
     template<emitter Emitter>
@@ -78,7 +80,7 @@ private:
     template<emitter Emitter>
     void name_known(call& c, Emitter& out);
     template<emitter Emitter>
-    void append_arguments(call& c, std::string_view fragment, Emitter& out);
+    void append_arguments(call& c, std::string_view fragment, Emitter& out, std::string* takeable = nullptr);
     template<emitter Emitter>
     void start_segment(call& c, Emitter& out);
     template<emitter Emitter>

@@ -32,14 +32,27 @@ void handler<Policy, Sink>::dispatcher::operator()(const segment_event& e)
 template<parser_policy Policy, event_sink Sink>
 error_code handler<Policy, Sink>::feed(const chunk_response& chunk)
 {
+    return feed_chunk(chunk, nullptr);
+}
+
+template<parser_policy Policy, event_sink Sink>
+error_code handler<Policy, Sink>::feed(chunk_response&& chunk)
+{
+    return feed_chunk(chunk, &chunk);
+}
+
+template<parser_policy Policy, event_sink Sink>
+error_code handler<Policy, Sink>::feed_chunk(const chunk_response& chunk, chunk_response* owned)
+{
     if (finalized_)
         return error::feed_after_finalize;
     return detail::guard_allocation([&] {
         writer_.reasoning(chunk.reasoning);
         if (!chunk.content.empty())
             policy_.on_content(chunk.content, writer_);
-        for (const auto& delta : chunk.tool_calls)
-            native_.on_tool_call(delta, writer_);
+        for (std::size_t i = 0; i < chunk.tool_calls.size(); ++i)
+            native_.on_tool_call(chunk.tool_calls[i], writer_,
+                                 owned != nullptr ? &owned->tool_calls[i].arguments_delta : nullptr);
         return writer_.take_reported();
     });
 }

@@ -100,6 +100,20 @@ void segment_emitter<Target>::arguments(segment_ref r, std::string_view json)
 }
 
 template<class Target>
+void segment_emitter<Target>::take_arguments(segment_ref r, std::string& json)
+{
+    auto& s = slot(r);
+    if (!s.arguments.empty() || s.streamed) {
+        arguments(r, json);
+        return;
+    }
+    s.writer = fragments::policy;
+    s.arguments.swap(json);
+    json.clear();
+    emit_fragment(s, 0);
+}
+
+template<class Target>
 void segment_emitter<Target>::emit_fragment(open_segment& s, std::size_t from)
 {
     if (from >= s.arguments.size())
@@ -211,8 +225,7 @@ segment_status segment_emitter<Target>::parse_arguments(open_segment& s, segment
         v = boost::json::object();
     } else if (syntax != nullptr) {
         // The text goes to the invocation: at its size, before the body is allocated.
-        if (s.arguments.capacity() - s.arguments.size() > s.arguments.size() / 16)
-            s.arguments.shrink_to_fit();
+        detail::shrink_to_size(s.arguments);
         if (s.writer == fragments::generated || s.body_located)
             v = parse_body_apart(s, *syntax, ec, options);
         else

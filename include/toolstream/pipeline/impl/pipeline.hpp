@@ -94,7 +94,8 @@ finish_kind pipeline<Provider, Policy, Sink>::finish_of(const choice_state& c) c
 
 template<class Provider, parser_policy Policy, event_sink Sink>
     requires provider_traits<Provider>
-error_code pipeline<Provider, Policy, Sink>::route(std::size_t index, const chunk_response& chunk)
+error_code pipeline<Provider, Policy, Sink>::route(std::size_t index, const chunk_response& chunk,
+                                                   chunk_response* owned)
 {
     recognized_ = true;
     start_response(&chunk);
@@ -117,7 +118,8 @@ error_code pipeline<Provider, Policy, Sink>::route(std::size_t index, const chun
     st.record.summary.refusal.append(chunk.refusal);
     if (chunk.usage)
         usage_ = chunk.usage;
-    const error_code ec = st.handler->feed(chunk);   // a limit the policy hit
+    // A limit the policy hit. The chunk's error is read after: the handler takes only call text.
+    const error_code ec = owned != nullptr ? st.handler->feed(std::move(*owned)) : st.handler->feed(chunk);
     if (!chunk.error.empty()) {
         provider_error_ = chunk.error;
         fail(chunk.error);

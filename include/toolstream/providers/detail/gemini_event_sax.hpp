@@ -5,6 +5,7 @@
 
 #include <toolstream/detail/ascii.hpp>
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/growth.hpp>
 #include <toolstream/providers/detail/event_sax.hpp>
 #include <toolstream/providers/detail/gemini_args_writer.hpp>
 #include <toolstream/providers/detail/gemini_fields.hpp>
@@ -33,7 +34,7 @@ class gemini_event_sax : public event_sax<gemini_event_sax> {
 public:
     static constexpr std::size_t max_candidates = 16;
     static constexpr std::size_t max_parts = 64;
-        static constexpr std::size_t max_pieces = 256;
+    static constexpr std::size_t max_pieces = 256;
 
     enum place : sax_place {
         skip = sax_skip, root, response_id, model_version, error, usage, prompt_count, candidates_count,
@@ -43,10 +44,12 @@ public:
     };
     static constexpr sax_place root_place = root;
 
-    /// Empties the fields for the next event, keeping every buffer.
-    void reset(bool identified = false) noexcept
+    /// Empties the fields for the next event, keeping every buffer. `payload_size`: the size of
+    /// the event's payload.
+    void reset(bool identified = false, std::size_t payload_size = 0) noexcept
     {
         identified_ = identified;
+        args_room_ = payload_size >= large_buffer ? payload_size : 0;
         response_.clear();
         candidates_used_ = parts_used_ = pieces_used_ = 0;
         usage_object_ = false;
@@ -215,6 +218,13 @@ public:
             if (!is_object)
                 return sax_open::fallback;
             current_part().has_args = true;
+            if (args_room_ != 0) {
+                // A large event's first `args`: room for all of it, so that a whole file's
+                // arguments are written without growing (re-escaped, they are no longer than their
+                // text here but for rare spellings of numbers). The converter gives back the rest.
+                reserve_exactly(current_part().args, args_room_);
+                args_room_ = 0;
+            }
             args_.start(current_part().args);
             return sax_open::enter;
         case usage:
@@ -306,7 +316,6 @@ private:
         return request_fallback(ec);
     }
 
-
     gemini_candidate_fields& current_candidate() noexcept { return candidates_[candidates_used_ - 1]; }
     gemini_part_fields& current_part() noexcept { return parts_[parts_used_ - 1]; }
     gemini_arg_piece& current_piece() noexcept { return pieces_[pieces_used_ - 1]; }
@@ -321,7 +330,6 @@ private:
         }
     }
 
-
     gemini_response_fields response_;
     std::vector<gemini_candidate_fields> candidates_;
     std::vector<gemini_part_fields> parts_;
@@ -331,6 +339,7 @@ private:
     std::size_t pieces_used_ = 0;
     std::array<std::optional<std::uint64_t>, 3> counts_{};   // prompt, candidates, thoughts
     gemini_args_writer args_;   // active while `args` parses
+    std::size_t args_room_ = 0;   // what the event's first `args` reserves
     bool identified_ = false;
     bool usage_object_ = false;
 };

@@ -162,6 +162,10 @@ public:
 
     std::size_t buffered_bytes() const noexcept { return partial_.size(); }
 
+    /// The buffer that holds a line `on_line` got with `in_input` false (which a caller may free
+    /// during that call: the splitter only clears it after).
+    std::string& line_buffer() noexcept { return partial_; }
+
 private:
     // Well beyond any small-string buffer, whose characters a swap would move.
     static constexpr std::size_t min_taken_line = 1024;

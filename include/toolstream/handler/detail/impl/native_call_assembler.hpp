@@ -30,7 +30,7 @@ inline native_call_assembler::call* native_call_assembler::find_or_add(std::size
 }
 
 template<emitter Emitter>
-void native_call_assembler::on_tool_call(const tool_call_delta& d, Emitter& out)
+void native_call_assembler::on_tool_call(const tool_call_delta& d, Emitter& out, std::string* takeable)
 {
     call* found = find_or_add(d.index);
     if (found == nullptr) {
@@ -48,7 +48,7 @@ void native_call_assembler::on_tool_call(const tool_call_delta& d, Emitter& out)
         name_known(c, out);
     }
     if (!d.arguments_delta.empty())
-        append_arguments(c, d.arguments_delta, out);
+        append_arguments(c, d.arguments_delta, out, takeable);
     if (d.is_complete && !c.ended)
         end_call(c, segment_status::complete, out);
 }
@@ -88,7 +88,7 @@ std::string_view native_call_assembler::raw_of(const call& c, Emitter& out)
 }
 
 template<emitter Emitter>
-void native_call_assembler::append_arguments(call& c, std::string_view fragment, Emitter& out)
+void native_call_assembler::append_arguments(call& c, std::string_view fragment, Emitter& out, std::string* takeable)
 {
     if (fragment.size() > limits_.max_argument_bytes - std::min(c.received, limits_.max_argument_bytes)) {
         out.report(error::arguments_too_large);
@@ -108,8 +108,17 @@ void native_call_assembler::append_arguments(call& c, std::string_view fragment,
         break;
     }
     const bool started = c.segment.has_value();   // else start_segment passes this fragment on
-    if (!started)
-        c.raw.append(fragment);
+    if (!started) {
+        // A whole file's text, taken: `fragment` views the same bytes, which pass to the writer
+        // (start_segment) and stay there while the decoder reads them. Only a kept body: a
+        // streamed one's text is not the writer's to keep.
+        if (keep_bodies_ && c.raw.empty() && takeable != nullptr && takeable->size() >= large_buffer) {
+            c.raw.swap(*takeable);
+            fragment = c.raw;
+        } else {
+            c.raw.append(fragment);
+        }
+    }
     file_sink<Emitter> ctx{this, &c, &out};
     const file_argument_callbacks callbacks{
         &ctx,
@@ -156,7 +165,7 @@ void native_call_assembler::start_segment(call& c, Emitter& out)
         // END takes it as decoded here rather than decoding it again.
         if (keep_bodies_)
             out.keep_decoded_body(*c.segment, c.received);
-        out.arguments(*c.segment, c.raw);   // the provider's fragments so far, verbatim
+        out.take_arguments(*c.segment, c.raw);   // the provider's fragments so far, verbatim
         std::string().swap(c.raw);
     }
     if (!c.held.empty()) {
