@@ -119,7 +119,8 @@ END {
     close(alloc_file)
     print ""
     print "The few allocations left in the steady state are the growth steps of the buffers that must hold"
-    print "the whole call, not allocations per chunk. *Peak heap*: the most heap held at once while the"
+    print "the whole call (and, for a JSON call in text, one per 64 KiB block of its raw text), not allocations"
+    print "per chunk. *Peak heap*: the most heap held at once while the"
     print "stream is read, above what was held before it. N is the call's arguments as JSON text, as the target"
     print "counts them; *body* is its decoded content (the mixed stream holds three calls). *no_retention*: the"
     print "application takes the body from the events and the library keeps none of it."

@@ -155,10 +155,11 @@ TEST_CASE("peak heap: one write_file call holds at most 3x its arguments", "[all
             // the body.
             CHECK(whole.peak <= 3 * n);
             CHECK(x.peak <= 3 * n);
-            // Measured 3.7x: the text engine's json_file_arguments also keeps the call's raw JSON,
-            // to replay it when decoding fails (so that the body streamed before the error does not
-            // depend on the chunking); both buffers grow while the call streams.
-            CHECK(h.peak <= 4 * n);
+            // Measured 2.7x (1 MiB) and 3.2x (4 MiB): the text engine's json_file_arguments also
+            // keeps the call's raw JSON for the verdict of a call that fails to decode (in blocks,
+            // which never move), beside the call's text, which holds old and new buffers while it
+            // grows by half.
+            CHECK(h.peak <= 7 * n / 2);
         }
     }
 }

@@ -224,4 +224,37 @@ TEST_CASE("json_calls: a tool name with escapes is decoded", "[json_calls]")
     check_single_call(R"({"name": "caf\u00e9_\"q\"", "args": {}})", "caf\xc3\xa9_\"q\"", "{}");
 }
 
+// A file call's raw arguments are kept in 64 KiB blocks (block_text) for the verdict of a call
+// whose body does not decode: read back in pieces by the validator, and joined for the message a
+// whole parse gives. The verdict and the message must not depend on the blocks or the chunking.
+TEST_CASE("json_calls: a large file call that fails to decode gets the same verdict at any chunking", "[json_calls]")
+{
+    std::string body;
+    for (std::size_t i = 0; body.size() < (std::size_t{150} << 10); ++i)
+        body += "line " + std::to_string(i) + "\\n";
+    // Invalid UTF-8 in the body: valid to the validator (model text is kept byte for byte), not
+    // to the decoder, so the message is a whole parse's of the raw text.
+    const std::string bad_utf8 = R"({"path":"a","content":")" + body + "\xC3(" + body + R"("})";
+    // A syntax error after the body: the validator's verdict.
+    const std::string bad_syntax = R"({"path":"a","content":")" + body + R"(","mode":tru})";
+    for (const std::string* arguments : {&bad_utf8, &bad_syntax}) {
+        const std::string input = R"({"name":"write_file","arguments":)" + *arguments + "}";
+        boost::system::error_code whole_parse;
+        (void)boost::json::parse(*arguments, whole_parse);
+        REQUIRE(whole_parse);
+        const std::string expected = arguments == &bad_syntax ? "tool call is not valid JSON" : whole_parse.message();
+        for (const std::size_t size : {std::size_t{1}, std::size_t{7}, std::size_t{4096}, std::size_t{65536},
+                                       std::size_t{65537}, input.size()}) {
+            std::vector<std::string_view> pieces;
+            for (std::size_t at = 0; at < input.size(); at += size)
+                pieces.push_back(std::string_view(input).substr(at, size));
+            const auto r = run_pieces<toolstream::json_calls>(pieces);
+            INFO("pieces of " << size << " bytes");
+            REQUIRE(r.invocations.size() == 1);
+            CHECK(r.invocations[0].status == invocation_status::invalid_arguments);
+            CHECK(r.invocations[0].error == expected);
+        }
+    }
+}
+
 } // namespace test_json_policy

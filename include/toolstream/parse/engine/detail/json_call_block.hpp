@@ -262,7 +262,10 @@ private:
     {
         if (!std::exchange(validate_file_, false))
             return;
-        validator_.write(file_.decoded_cleanly() ? std::string_view("{}") : file_.raw());
+        if (file_.decoded_cleanly())
+            validator_.write("{}");
+        else
+            file_.raw().for_each_piece([this](std::string_view piece) { validator_.write(piece); });
     }
 
     template<emitter W>

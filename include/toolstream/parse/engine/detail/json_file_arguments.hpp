@@ -3,8 +3,8 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/block_text.hpp>
 #include <toolstream/detail/file_arguments_decoder.hpp>
-#include <toolstream/detail/growth.hpp>
 #include <toolstream/parse/engine/call_frame.hpp>
 #include <toolstream/tool_syntax.hpp>
 
@@ -45,7 +45,7 @@ public:
         if constexpr (requires { out.keeps_file_bodies(); })
             keep = out.keeps_file_bodies() || syntax_->type == segment_type::run_bash;
         if (keep)
-            append_growing(raw_, json);
+            raw_.append(json);
         sink<W> s{this, &call, &out};
         decoder_->write(json, callbacks(s));   // the body comes up to the byte in error, at any chunking
     }
@@ -67,7 +67,7 @@ public:
     }
 
     /// The arguments read so far, as written.
-    std::string_view raw() const noexcept { return raw_; }
+    const block_text& raw() const noexcept { return raw_; }
 
     /// True when the arguments were read to their closing brace without an error.
     bool decoded_cleanly() const noexcept { return decoder_ && decoder_->done() && !decoder_->error(); }
@@ -83,7 +83,7 @@ public:
             boost::json::parse_options options;
             options.max_depth = max_depth_;
             error_code whole;
-            (void)boost::json::parse(raw_, whole, {}, options);
+            (void)boost::json::parse(raw_.joined(), whole, {}, options);   // a failed call's only copy
             if (whole)
                 ec = whole;
         }
@@ -102,8 +102,6 @@ public:
     {
         decoder_.reset();
         raw_.clear();
-        if (raw_.capacity() > (std::size_t{1} << 20))
-            std::string().swap(raw_);   // a large body is not kept alive between calls
     }
 
 private:
@@ -138,7 +136,7 @@ private:
     std::unique_ptr<file_arguments_decoder> decoder_;   // a pointer keeps readers movable
     const tool_syntax* syntax_ = nullptr;
     std::size_t max_depth_ = 64;
-    std::string raw_;             // the arguments so far
+    block_text raw_;   // the arguments so far: beside the body's other copies, never reallocated
 };
 
 /// The JSON arguments of a call whose shape waits for their first member
