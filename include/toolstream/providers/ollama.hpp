@@ -85,6 +85,7 @@ private:
         auto parsed = parser_.parse_object(ev.data);
         if (!parsed)
             return parsed.error();
+        ev.release();   // the tree holds its own copies
         const auto& line = **parsed;
         auto& chunk = builder_.begin();
 
@@ -129,7 +130,7 @@ private:
             identified_ = !chunk.model.empty();
         }
         if (!builder_.empty())
-            emit(std::size_t{0}, std::as_const(chunk));
+            emit(std::size_t{0}, std::move(chunk));   // begin() renews what the handler takes
         return {};
     }
 
