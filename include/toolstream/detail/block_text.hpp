@@ -34,7 +34,7 @@ public:
         }
     }
 
-    bool empty() const noexcept { return used_ == 0 || blocks_[0].empty(); }
+    bool empty() const noexcept { return used_ == 0; }   // a block is used once it holds a byte
 
     /// Calls `f(std::string_view)` for each block in order.
     template<class F>

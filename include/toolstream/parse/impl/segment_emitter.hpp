@@ -108,8 +108,7 @@ void segment_emitter<Target>::take_arguments(segment_ref r, std::string& json)
         return;
     }
     s.writer = fragments::policy;
-    s.arguments.swap(json);
-    json.clear();
+    s.arguments.swap(json);   // `json` gets the segment's empty string
     emit_fragment(s, 0);
 }
 
