@@ -43,7 +43,7 @@ struct provider_converter<mistral> : converter_defaults<provider_converter<mistr
     template<chunk_consumer Emit>
     error_code convert(const wire_event& ev, Emit& emit)
     {
-        return stream_.convert(ev.data, emit, &read_content);
+        return stream_.convert(ev, emit, &read_content);
     }
 
 private:

@@ -58,8 +58,8 @@ struct provider_converter<openai_chat> : converter_defaults<provider_converter<o
                 text.append(s->data(), s->size());
         };
         if (detail::equals(ev.name, "error"))
-            return stream_.convert_error_event(ev.data, emit, read_content);
-        return stream_.convert(ev.data, emit, read_content);
+            return stream_.convert_error_event(ev, emit, read_content);
+        return stream_.convert(ev, emit, read_content);
     }
 
 private:

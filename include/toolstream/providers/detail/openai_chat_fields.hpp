@@ -3,6 +3,7 @@
 #pragma once
 
 #include <toolstream/detail/ascii.hpp>
+#include <toolstream/detail/growth.hpp>
 #include <toolstream/providers/detail/event_sax.hpp>
 #include <toolstream/providers/detail/openai_tool_calls.hpp>
 #include <toolstream/types.hpp>
@@ -84,10 +85,12 @@ public:
     static constexpr sax_place root_place = root;
 
     /// Empties the fields for the next event (keeping every buffer). Once the response is
-    /// `identified` (its id and model were emitted), they are no longer read.
-    void reset(bool identified = false) noexcept
+    /// `identified` (its id and model were emitted), they are no longer read. `payload_size`: the
+    /// size of the event's payload.
+    void reset(bool identified = false, std::size_t payload_size = 0) noexcept
     {
         identified_ = identified;
+        arguments_room_ = payload_size >= large_buffer ? payload_size : 0;
         event_.clear();
         choices_used_ = 0;
         calls_used_ = 0;
@@ -109,7 +112,7 @@ public:
     }
     const chat_choice_fields* choices_begin() const noexcept { return choices_.data(); }
     const chat_choice_fields* choices_end() const noexcept { return choices_.data() + choices_used_; }
-    const tool_call_fields& call_at(std::size_t i) const noexcept { return calls_[i]; }
+    tool_call_fields& call_at(std::size_t i) noexcept { return calls_[i]; }
 
     /// The strings a shape may vary (shaped_sax_parser): the arguments of one choice's one
     /// tool-call fragment, or its content or reasoning when it has no fragment; and the random
@@ -224,7 +227,7 @@ public:
 
     static bool close(sax_place) noexcept { return true; }
 
-    std::string* string_target(sax_place p) noexcept
+    std::string* string_target(sax_place p)
     {
         switch (p) {
         case id: return &event_.id;
@@ -238,7 +241,7 @@ public:
         case refusal: return &current_choice().refusal;
         case call_id: return &current_call().id;
         case name: return &current_call().name;
-        case arguments: return &current_call().arguments;
+        case arguments: return &arguments_target();
         default: return nullptr;
         }
     }
@@ -311,6 +314,19 @@ private:
         return sax_open::skip;
     }
 
+    // A large event's first `arguments`: room for all of it, so that a whole call's arguments
+    // are decoded without growing (decoded, they are no longer than the payload). The converter
+    // gives back the rest once the event is freed.
+    std::string& arguments_target()
+    {
+        std::string& target = current_call().arguments;
+        if (arguments_room_ != 0) {
+            reserve_exactly(target, arguments_room_);
+            arguments_room_ = 0;
+        }
+        return target;
+    }
+
     chat_choice_fields& current_choice() noexcept { return choices_[choices_used_ - 1]; }
     tool_call_fields& current_call() noexcept { return calls_[calls_used_ - 1]; }
 
@@ -325,6 +341,7 @@ private:
     // [usage, x_groq.usage][prompt, completion]
     std::array<std::array<std::optional<std::uint64_t>, 2>, 2> usage_counts_{};
     bool identified_ = false;   // the id and model are no longer needed
+    std::size_t arguments_room_ = 0;   // what the event's first `arguments` string reserves
     bool usage_object_ = false;
     bool groq_usage_object_ = false;
 };

@@ -11,6 +11,7 @@
 #include <toolstream/providers/detail/openai_chat_fields.hpp>
 #include <toolstream/providers/detail/openai_tool_calls.hpp>
 #include <toolstream/providers/detail/payload_parser.hpp>
+#include <toolstream/transport/wire_event.hpp>
 #include <toolstream/types.hpp>
 
 #include <boost/json/array.hpp>
@@ -106,22 +107,23 @@ public:
     /// error::out_of_memory when an allocation fails: the rest of the event is dropped, and
     /// later events still convert.
     template<class Emit, class ReadContent>
-    error_code convert(std::string_view data, Emit& emit, ReadContent&& read_content)
+    error_code convert(const wire_event& ev, Emit& emit, ReadContent&& read_content)
     {
-        return guard_allocation([&] { return convert_event(data, emit, read_content); });
+        return guard_allocation([&] { return convert_event(ev, emit, read_content); });
     }
 
     /// An event named `error` (llama.cpp's server ends a failed stream with `error: {"code",
     /// "message","type"}`): the response's error, in read_chat_error's words, else the object's
     /// `message`, else its data (at most 1 KiB). One that holds `choices` is a chunk like any.
     template<class Emit, class ReadContent>
-    error_code convert_error_event(std::string_view data, Emit& emit, ReadContent&& read_content)
+    error_code convert_error_event(const wire_event& ev, Emit& emit, ReadContent&& read_content)
     {
         return guard_allocation([&] {
+            const std::string_view data = ev.data;
             dom_event_.clear();
             auto parsed = parser_.parse(data);
             if (parsed && (*parsed)->is_object() && (*parsed)->get_object().contains("choices"))
-                return convert_event(data, emit, read_content);
+                return convert_event(ev, emit, read_content);
             if (parsed && (*parsed)->is_object()) {
                 read_chat_error(**parsed, dom_event_.error);
                 if (dom_event_.error.empty())
@@ -137,12 +139,13 @@ public:
 
 private:
     template<class Emit, class ReadContent>
-    error_code convert_event(std::string_view data, Emit& emit, ReadContent& read_content)
+    error_code convert_event(const wire_event& ev, Emit& emit, ReadContent& read_content)
     {
-        if (is_chat_sentinel(data))
+        if (is_chat_sentinel(ev.data))
             return {};
-        switch (sax_.parse({}, data, [this](chat_event_sax& f) { f.reset(identified_); })) {
+        switch (sax_.parse({}, ev.data, [&](chat_event_sax& f) { f.reset(identified_, ev.data.size()); })) {
         case sax_outcome::done: {
+            ev.release();   // the fields hold their own copies
             chat_event_sax& sax = sax_.handler();
             return emit_event(sax.event(), emit, [&](auto&& visit) {
                 for (const chat_choice_fields* c = sax.choices_begin(); c != sax.choices_end(); ++c)
@@ -157,16 +160,17 @@ private:
         case sax_outcome::fallback:
             break;
         }
-        return convert_dom(data, emit, read_content);
+        return convert_dom(ev, emit, read_content);
     }
 
     // The shapes chat_event_sax declines, read from a DOM one choice and one fragment at a time.
     template<class Emit, class ReadContent>
-    error_code convert_dom(std::string_view data, Emit& emit, ReadContent& read_content)
+    error_code convert_dom(const wire_event& ev, Emit& emit, ReadContent& read_content)
     {
-        auto parsed = parser_.parse(data);
+        auto parsed = parser_.parse(ev.data);
         if (!parsed)
             return parsed.error();
+        ev.release();   // the tree holds its own copies
         const boost::json::object* root = (*parsed)->if_object();
         if (root == nullptr)
             return error::invalid_payload;
@@ -221,7 +225,7 @@ private:
 
     // The rules, whichever way the fields were read. `each_choice(visit)` calls
     // `visit(const chat_choice_fields&, each_call)` per choice object, in order, and
-    // `each_call(apply)` calls `apply(const tool_call_fields&)` per fragment object of that choice.
+    // `each_call(apply)` calls `apply(tool_call_fields&)` per fragment object of that choice.
     template<class Emit, class EachChoice>
     error_code emit_event(const chat_event_fields& event, Emit& emit, EachChoice&& each_choice)
     {
@@ -248,14 +252,14 @@ private:
                 add_response_level(chunk);
             add_identity(event, chunk);
             if (!builder_.empty())
-                emit(static_cast<std::size_t>(index), std::as_const(chunk));
+                emit(static_cast<std::size_t>(index), std::move(chunk));   // begin() renews what the handler takes
         });
         if (response_level_pending) {
             chunk_response& chunk = builder_.begin();
             add_response_level(chunk);
             add_identity(event, chunk);
             if (!builder_.empty())
-                emit(std::size_t{0}, std::as_const(chunk));
+                emit(std::size_t{0}, std::move(chunk));
         }
         return hostile ? error::invalid_payload : error_code{};
     }
@@ -277,7 +281,7 @@ private:
         chunk.reasoning.append(choice.reasoning_content.empty() ? choice.reasoning : choice.reasoning_content);
         chunk.refusal.assign(choice.refusal);
         bool ok = true;
-        each_call([&](const tool_call_fields& fragment) { ok = calls.apply(fragment, builder_) && ok; });
+        each_call([&](tool_call_fields& fragment) { ok = calls.apply(fragment, builder_) && ok; });
         // Any finish reason ends the choice, and with it every call it opened: parallel calls
         // may interleave, so a call is never closed just because another one started.
         if (!choice.finish_reason.empty()) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <toolstream/detail/compact_json.hpp>
+#include <toolstream/detail/growth.hpp>
 #include <toolstream/providers/detail/chunk_builder.hpp>
 #include <toolstream/providers/detail/json_fields.hpp>
 #include <toolstream/types.hpp>
@@ -75,9 +76,10 @@ public:
     /// Responses' output items are).
     static constexpr std::size_t max_calls = 4096;
 
-    /// Applies `fragment`, adding a delta to `out` when it contributes something. False when it
-    /// was dropped: it would open a call past `max_calls`.
-    bool apply(const tool_call_fields& fragment, chunk_builder& out)
+    /// Applies `fragment`, adding a delta to `out` when it contributes something; large arguments
+    /// (a large buffer) are moved into the delta, leaving `fragment.arguments` empty. False when it was dropped:
+    /// it would open a call past `max_calls`.
+    bool apply(tool_call_fields& fragment, chunk_builder& out)
     {
         const std::uint64_t wire = fragment.index.value_or(fragment.position);
         const std::string_view id = fragment.id;
@@ -112,7 +114,15 @@ public:
             c.name = name;
             d.name.assign(name);
         }
-        d.arguments_delta.assign(fragment.arguments);
+        if (fragment.arguments.capacity() >= large_buffer) {
+            // A whole call in one event (or the room reserved for one) is handed on, not
+            // copied, without the slack of its decoding: the event's bytes are freed by now.
+            shrink_to_size(fragment.arguments);
+            d.arguments_delta.swap(fragment.arguments);
+            fragment.arguments.clear();
+        } else {
+            d.arguments_delta.assign(fragment.arguments);
+        }
         return true;
     }
 
