@@ -20,6 +20,7 @@
 #include <toolstream/pipeline/pipeline.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/gemini.hpp>
+#include <toolstream/providers/mistral.hpp>
 #include <toolstream/providers/openai_chat.hpp>
 
 #include <cstdio>
@@ -137,6 +138,7 @@ int main()
     pipeline("anthropic", ts::anthropic{});
     pipeline("gemini", ts::gemini{});
     pipeline("gemini_partial", ts::gemini{});
+    pipeline("mistral", ts::mistral{});
     report("pipeline/mixed", "provider event", 256, pipeline_run<ts::openai_chat>("mixed", 256), 0);
     // The body streamed to the application and not kept: the peak must not grow with the body.
     ts::pipeline_options streamed;
