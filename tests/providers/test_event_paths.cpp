@@ -5,6 +5,7 @@
 #include "support/chunk_recorder.hpp"
 #include "support/fixtures.hpp"
 
+#include <toolstream/detail/growth.hpp>
 #include <toolstream/providers/anthropic.hpp>
 #include <toolstream/providers/detail/event_fields.hpp>
 #include <toolstream/providers/ollama.hpp>
@@ -161,6 +162,40 @@ TEST_CASE("event paths: the usual shapes take the fast path, the rare ones the D
     CHECK(!access::fast_parse(o, R"({"model":"m","message":{"role":"assistant","content":"","tool_calls":[]},"done":false})"));
     CHECK(!access::fast_parse(o, R"({"error":"boom"})"));
     CHECK(!access::fast_parse(o, R"({"model":"m","eval_count":1.5})"));
+}
+
+// The DOM path reads everything it needs into its tree, so it frees a large event's buffer before
+// the chunk is built (a whole call is then not held twice); a small one stays for the next event.
+TEST_CASE("event paths: the DOM path frees a large event once parsed", "[event_paths]")
+{
+    const auto run = [](auto converter, const std::string& head, const std::string& tail, std::size_t text_bytes) {
+        const std::string text(text_bytes, 'x');
+        std::string buffer = head + text + tail;
+        const std::size_t capacity = buffer.capacity();
+        const ts::wire_event ev{{}, buffer, &buffer};
+        ts::test::chunk_recorder out;
+        REQUIRE(!access::tree(converter, ev, out));
+        std::string content;
+        for (const auto& chunk : out.chunks)
+            content += chunk.content;
+        CHECK(content == text);
+        return std::pair{capacity, buffer.capacity()};
+    };
+    const std::string anthropic_head = R"({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":")";
+    const std::string responses_head =
+        R"({"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":")";
+    for (const std::size_t bytes : {std::size_t{100}, std::size_t{200} << 10}) {
+        CAPTURE(bytes);
+        const auto [a_before, a_after] = run(ts::provider_converter<ts::anthropic>{}, anthropic_head, R"("}})", bytes);
+        const auto [r_before, r_after] = run(ts::provider_converter<ts::openai_responses>{}, responses_head, R"("})", bytes);
+        if (bytes < ts::detail::large_buffer) {
+            CHECK(a_after == a_before);
+            CHECK(r_after == r_before);
+        } else {
+            CHECK(a_after < ts::detail::large_buffer);
+            CHECK(r_after < ts::detail::large_buffer);
+        }
+    }
 }
 
 TEST_CASE("event paths: anthropic shapes agree, usual and odd", "[event_paths]")

@@ -62,8 +62,8 @@ concept provider_traits = requires(provider_converter<P>& c, const wire_event& e
 ///
 /// A converter whose events are typed JSON objects also gets its DOM path here:
 /// `convert_tree(ev, emit)` parses the payload with the converter's `parser_` (a
-/// `detail::payload_parser`) and hands the root and the event's type to its
-/// `convert_object(root, type, emit)`.
+/// `detail::payload_parser`), frees the event (`ev.release()`), and hands the root and the
+/// event's type to its `convert_object(root, type, emit)`.
 template<class Converter>
 struct converter_defaults {
     template<chunk_consumer Emit>
@@ -77,7 +77,10 @@ struct converter_defaults {
     {
         auto& self = static_cast<Converter&>(*this);
         const auto event = self.parser_.parse_typed(ev.name, ev.data);
-        return event ? self.convert_object(*event->root, event->type, emit) : event.error();
+        if (!event)
+            return event.error();
+        ev.release();   // the tree holds its own copies; the type is the SSE name or a tree string
+        return self.convert_object(*event->root, event->type, emit);
     }
 
     template<chunk_consumer Emit>
