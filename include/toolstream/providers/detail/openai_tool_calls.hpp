@@ -76,9 +76,9 @@ public:
     /// Responses' output items are).
     static constexpr std::size_t max_calls = 4096;
 
-    /// Applies `fragment`, adding a delta to `out` when it contributes something; large arguments
-    /// (a large buffer) are moved into the delta, leaving `fragment.arguments` empty. False when it was dropped:
-    /// it would open a call past `max_calls`.
+    /// Applies `fragment`, adding a delta to `out` when it contributes something. Arguments in a
+    /// large buffer are moved into the delta, leaving `fragment.arguments` empty. False when it
+    /// was dropped: it would open a call past `max_calls`.
     bool apply(tool_call_fields& fragment, chunk_builder& out)
     {
         const std::uint64_t wire = fragment.index.value_or(fragment.position);
@@ -118,8 +118,7 @@ public:
             // A whole call in one event (or the room reserved for one) is handed on, not
             // copied, without the slack of its decoding: the event's bytes are freed by now.
             shrink_to_size(fragment.arguments);
-            d.arguments_delta.swap(fragment.arguments);
-            fragment.arguments.clear();
+            d.arguments_delta.swap(fragment.arguments);   // `fragment` gets add_call()'s empty string
         } else {
             d.arguments_delta.assign(fragment.arguments);
         }
